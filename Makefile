@@ -1,0 +1,28 @@
+# GCMA for Linux 6.12: every target runs one script of scripts/.
+# See README.md.
+
+.PHONY: deps tree export export-check check bench run clean
+
+deps:
+	@sh scripts/deps.sh
+
+tree: deps
+	@sh scripts/tree.sh
+
+export:
+	@sh scripts/export.sh
+
+export-check:
+	@sh scripts/export-check.sh
+
+check: deps
+	@sh scripts/check.sh
+
+bench: deps
+	@sh scripts/bench.sh
+
+run: deps
+	@sh scripts/run.sh
+
+clean:
+	@sh scripts/clean.sh

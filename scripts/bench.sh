@@ -1,0 +1,42 @@
+#!/bin/sh
+# make bench: build the kernel of patches/ (the check tree of make check,
+# top of the series only), boot it with harness=bench and print the CMA vs
+# GCMA allocation latency table; it is saved to build/logs/bench.txt.
+#
+# Environment: GCMA_BENCH_ROUNDS (default 32), GCMA_BENCH_FILL (MiB of
+# tmpfs filled before measuring, default 0), and those of scripts/qemu.sh.
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+t0=$(now)
+prepare_check_tree || die "the series does not apply (log: build/logs/apply.log)"
+say "building the kernel (log: build/logs/build-bench.log)"
+build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/build-bench.log" || die "kernel build failed"
+cp "$CHECK_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
+cp "$CHECK_OBJ/.config" "$CHECK/config"
+sh "$here/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$CHECK/initramfs.cpio" >/dev/null ||
+	die "initramfs failed (log: build/logs/initramfs.log)"
+
+GCMA_VM_APPEND="${GCMA_VM_APPEND:-} ${GCMA_BENCH_ROUNDS:+bench_rounds=$GCMA_BENCH_ROUNDS} ${GCMA_BENCH_FILL:+bench_fill=$GCMA_BENCH_FILL}"
+export GCMA_VM_APPEND
+sh "$here/qemu.sh" bench "$CHECK/bzImage" "$CHECK/initramfs.cpio" || die "the benchmark guest failed"
+
+results=$LOGS/results-bench.txt
+out=$LOGS/bench.txt
+tr -d '\r' <"$results" | sed -n '/^### BEGIN bench$/,/^### END bench rc=/p' |
+	sed '1d' >"$out.tmp"
+rc=$(sed -n 's/^### END bench rc=//p' "$out.tmp")
+sed -i '/^### END bench rc=/d' "$out.tmp"
+{
+	echo "# $(git -C "$CHECK_TREE" log -1 --format='%h %s') ($(series_patches | wc -l) patches)"
+	cat "$out.tmp"
+} >"$out"
+rm -f "$out.tmp"
+cat "$out"
+if [ -z "$rc" ]; then
+	tail_log "$LOGS/console-bench.log"
+	die "no benchmark results (console: build/logs/console-bench.log)"
+fi
+say "saved build/logs/bench.txt ($(($(now) - t0))s)"
+[ "$rc" -eq 0 ] || die "cma_bench exited with status $rc (failed allocations?)"

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Build the guest's initramfs: busybox, guest/init, the gcma kselftests of
+# the kernel tree under test (if it has them) and the CMA benchmark.
+#
+# usage: scripts/initramfs.sh TREE OBJ OUT.cpio
+#   TREE  kernel source tree (tools/testing/selftests/gcma is taken from it)
+#   OBJ   its kernel object dir (for the exported UAPI headers)
+#   OUT   the cpio archive to write
+# Prints "kselftests: N" (the number of test programs shipped).
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 TREE OBJ OUT.cpio"
+tree=$1 obj=$2 out=$3
+busybox=${BUSYBOX:-/bin/busybox}
+work=$out.d
+stage=$work/root
+log=$LOGS/initramfs.log
+
+# is_dynamic FILE: an ELF program needing a dynamic loader (the guest has none).
+is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
+
+mkdir -p "$LOGS"
+: >"$log"
+rm -rf "$work"
+mkdir -p "$stage/selftests/gcma" "$stage/bench" "$work/ksft-out"
+
+[ -x "$busybox" ] || die "$busybox missing (package busybox-static; run 'make deps')"
+is_dynamic "$busybox" &&
+	die "$busybox is dynamically linked; install busybox-static"
+
+# The benchmark.
+gcc -O2 -Wall -Wextra -static -o "$stage/bench/cma_bench" "$ROOT/guest/cma_bench.c" \
+	>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/cma_bench.c"; }
+
+# The kselftests, built statically with lib.mk's USERLDFLAGS against the
+# UAPI headers of the kernel under test; `install` copies TEST_PROGS,
+# TEST_GEN_PROGS, TEST_FILES, TEST_GEN_FILES...; `emit_tests` names the
+# programs to run, which go to kselftest-list.txt in run order.
+ksft=$tree/tools/testing/selftests/gcma
+ntests=0
+if [ -f "$ksft/Makefile" ]; then
+	kmake "$tree" "$obj" headers >>"$log" 2>&1 ||
+		{ tail_log "$log"; die "make headers failed"; }
+	if ! make -C "$ksft" OUTPUT="$work/ksft-out" \
+		KHDR_INCLUDES="-isystem $obj/usr/include" \
+		USERLDFLAGS=-static \
+		INSTALL_PATH="$stage/selftests/gcma" install >>"$log" 2>&1; then
+		tail_log "$log"
+		die "building tools/testing/selftests/gcma failed"
+	fi
+	make -s --no-print-directory -C "$ksft" OUTPUT="$work/ksft-out" emit_tests 2>>"$log" |
+		sed 's/^[^:]*://' >"$stage/selftests/gcma/kselftest-list.txt"
+	for t in $(cat "$stage/selftests/gcma/kselftest-list.txt"); do
+		[ -x "$stage/selftests/gcma/$t" ] ||
+			die "kselftest $t is listed by emit_tests but not installed"
+		if is_dynamic "$stage/selftests/gcma/$t"; then
+			die "kselftest $t is dynamically linked (the guest has no libc); use LDFLAGS += \$(USERLDFLAGS) or lib.mk's rules"
+		fi
+		ntests=$((ntests + 1))
+	done
+fi
+echo "kselftests: $ntests"
+
+# gen_init_cpio from the tree: no root needed for /dev/console, fixed mtimes.
+gcc -O2 -o "$work/gen_init_cpio" "$tree/usr/gen_init_cpio.c" >>"$log" 2>&1 ||
+	{ tail_log "$log"; die "cannot compile usr/gen_init_cpio.c"; }
+list=$work/list
+{
+	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp /etc /root /mnt; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init $ROOT/guest/init 0755 0 0"
+	(cd "$stage" && find . -mindepth 1 | sort) | while read -r f; do
+		p=${f#.}
+		if [ -d "$stage/$f" ]; then
+			echo "dir $p 0755 0 0"
+		elif [ -L "$stage/$f" ]; then
+			echo "slink $p $(readlink "$stage/$f") 0777 0 0"
+		else
+			mode=0644
+			[ -x "$stage/$f" ] && mode=0755
+			echo "file $p $stage/$f $mode 0 0"
+		fi
+	done
+} >"$list"
+"$work/gen_init_cpio" -t 0 "$list" >"$out.tmp" 2>>"$log" ||
+	{ tail_log "$log"; die "gen_init_cpio failed"; }
+mv "$out.tmp" "$out"

@@ -1,0 +1,173 @@
+# Shared helpers of the harness scripts; sourced, not run.
+# The sourcing script sets $here to its own directory first:
+#	here=$(dirname "$0"); . "$here/lib.sh"
+
+ROOT=$(cd "$here/.." && pwd -P)
+BUILD=$ROOT/build
+LOGS=$BUILD/logs
+PATCHES=$ROOT/patches
+CHECK=$BUILD/check		# check tree, object dir and artifacts
+CHECK_TREE=$CHECK/linux
+CHECK_OBJ=$CHECK/obj
+NPROC=$(nproc 2>/dev/null || echo 2)
+
+# Identity for `git am` when git has none (the author comes from the patch).
+HARNESS_NAME="GCMA harness"
+HARNESS_EMAIL="gcma@localhost"
+
+# ccache: fixed paths under build/ plus a base dir make hits survive a new
+# clone of this repository at another path.
+: "${CCACHE_DIR:=$HOME/.cache/ccache}"
+CCACHE_BASEDIR=$ROOT
+CCACHE_NOHASHDIR=1
+export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
+
+# Symbols that must be =y in every merged .config.
+REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_PCI BLK_DEV_INITRD SERIAL_8250_CONSOLE KUNIT"
+
+prog=$(basename "$0" .sh)
+
+say() { printf '%s: %s\n' "$prog" "$*"; }
+warn() { printf '%s: %s\n' "$prog" "$*" >&2; }
+die() { warn "error: $*"; exit 1; }
+
+# tail_log FILE [N]: show the end of a log after a failure.
+tail_log() {
+	[ -f "$1" ] || return 0
+	echo "---- last ${2:-40} lines of ${1#"$ROOT"/} ----" >&2
+	tail -n "${2:-40}" "$1" >&2
+	echo "----" >&2
+}
+
+# series_patches: the patch file names of patches/series, in order,
+# without the cover letter, blank lines and comments.
+series_patches() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series" |
+		grep -v '^0000-cover-letter\.patch$' || true
+}
+
+# ensure_base: build/base, the unpacked Linux with tag 'base'.
+ensure_base() {
+	sh "$ROOT/scripts/base.sh" "$BUILD/base" ||
+		die "scripts/base.sh could not create build/base"
+}
+
+# clone_base DIR: DIR becomes a clone of build/base (no remote kept).
+clone_base() {
+	ensure_base
+	rm -rf "$1"
+	mkdir -p "$(dirname "$1")"
+	git clone -q "$BUILD/base" "$1" || die "git clone of build/base into $1 failed"
+	git -C "$1" remote remove origin
+}
+
+# am_series TREE LOG: apply every patch of patches/series to the current
+# branch of TREE.  Returns non-zero (and names the patch) on failure.
+am_series() {
+	_tree=$1 _log=$2
+	: >"$_log"
+	for _p in $(series_patches); do
+		if [ ! -f "$PATCHES/$_p" ]; then
+			echo "patches/series names $_p, which does not exist" | tee -a "$_log" >&2
+			return 1
+		fi
+		if ! am_one "$_tree" "$PATCHES/$_p" >>"$_log" 2>&1; then
+			git -C "$_tree" am --abort >/dev/null 2>&1
+			echo "git am failed on $_p" | tee -a "$_log" >&2
+			tail_log "$_log" 30
+			return 1
+		fi
+	done
+}
+
+am_one() {
+	if git -C "$1" config user.email >/dev/null 2>&1; then
+		git -C "$1" am "$2"
+	else
+		GIT_COMMITTER_NAME=$HARNESS_NAME GIT_COMMITTER_EMAIL=$HARNESS_EMAIL \
+			git -C "$1" am "$2"
+	fi
+}
+
+# prepare_check_tree: build/check/linux = base + patches/series on branch
+# 'check'.  An existing tree is reset, which keeps the mtimes of files the
+# series does not touch, so incremental builds in $CHECK_OBJ stay valid.
+prepare_check_tree() {
+	mkdir -p "$LOGS"
+	ensure_base
+	if git -C "$CHECK_TREE" rev-parse -q --verify base >/dev/null 2>&1 &&
+	   [ "$(git -C "$CHECK_TREE" rev-parse base)" = "$(git -C "$BUILD/base" rev-parse base)" ]; then
+		git -C "$CHECK_TREE" am --abort >/dev/null 2>&1
+		git -C "$CHECK_TREE" checkout -q -f -B check base &&
+			git -C "$CHECK_TREE" reset -q --hard base &&
+			git -C "$CHECK_TREE" clean -fdqx ||
+			die "cannot reset $CHECK_TREE"
+	else
+		say "cloning build/base into build/check/linux"
+		clone_base "$CHECK_TREE"
+		git -C "$CHECK_TREE" checkout -q -b check base || die "cannot create branch check"
+	fi
+	am_series "$CHECK_TREE" "$LOGS/apply.log"
+}
+
+# kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/*.config for
+# the source in TREE, and verify the symbols that matter.  OBJ/.config is
+# only replaced when it changes, so an unchanged config costs no rebuild.
+kconfig() {
+	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
+	mkdir -p "$_kdir" "$_obj"
+	{
+		make -s -C "$_tree" O="$_kdir" tinyconfig &&
+		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
+			"$_kdir/.config" "$ROOT/config/base.config" "$ROOT/config/gcma.config" &&
+		make -s -C "$_tree" O="$_kdir" olddefconfig
+	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
+
+	# Every =y of the fragments must survive if its symbol exists in this
+	# tree (GCMA symbols only exist once the series adds them); the
+	# required symbols must always be there.
+	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
+		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
+	_bad=
+	for _s in $REQUIRED_SYMS $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' \
+			"$ROOT/config/base.config" "$ROOT/config/gcma.config"); do
+		grep -qx "CONFIG_$_s=y" "$_kdir/.config" && continue
+		case " $REQUIRED_SYMS " in *" $_s "*) ;; *)
+			grep -qx "$_s" "$_kdir/defined-symbols" || continue ;;
+		esac
+		_bad="$_bad CONFIG_$_s"
+	done
+	if [ -n "$_bad" ]; then
+		warn "merged .config lacks (dependencies missing?):$_bad"
+		return 1
+	fi
+	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
+}
+
+# kmake TREE OBJ [ARGS...]: make in TREE with objects in OBJ, through ccache.
+kmake() {
+	_tree=$1 _obj=$2
+	shift 2
+	make -C "$_tree" O="$_obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=gcma KBUILD_BUILD_HOST=harness \
+		-j"$NPROC" "$@"
+}
+
+# build_kernel TREE OBJ LOG: configure and build bzImage; log in LOG.
+build_kernel() {
+	: >"$3"
+	kconfig "$1" "$2" "$3" || return 1
+	if ! kmake "$1" "$2" bzImage >>"$3" 2>&1; then
+		warn "kernel build failed (log: ${3#"$ROOT"/})"
+		grep -E 'error:|Error [0-9]' "$3" | head -20 >&2
+		tail_log "$3" 30
+		return 1
+	fi
+}
+
+# config_has OBJ SYM: is CONFIG_SYM=y in OBJ/.config?
+config_has() { grep -qx "CONFIG_$2=y" "$1/.config" 2>/dev/null; }
+
+# Seconds since the epoch, for timings.
+now() { date +%s; }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Boot the test kernel in QEMU.
+#
+# usage: scripts/qemu.sh MODE BZIMAGE INITRAMFS
+#   MODE  test | bench | shell (passed to guest/init as harness=MODE)
+# The kernel console (ttyS0) goes to build/logs/console-MODE.log, the
+# guest's results (ttyS1) to build/logs/results-MODE.txt.  In shell mode the
+# console is on stdio instead.  Exit status: 0 when the guest ended by
+# itself, 1 on a timeout or a QEMU error.
+#
+# Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
+# KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
+# GCMA_VM_APPEND (extra kernel command line).
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 test|bench|shell BZIMAGE INITRAMFS"
+mode=$1 kernel=$2 initrd=$3
+case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+
+timeout=${GCMA_VM_TIMEOUT:-1200}
+accel="-accel tcg"
+[ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
+console=$LOGS/console-$mode.log
+results=$LOGS/results-$mode.txt
+mkdir -p "$LOGS"
+rm -f "$console" "$results"
+
+# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
+# clock would fall back to 4 ms jiffies, useless for the benchmark.
+append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ${GCMA_VM_APPEND:-}"
+
+if [ "$mode" = shell ]; then
+	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
+	exec qemu-system-x86_64 $accel -m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-serial mon:stdio -serial "file:$results" -append "$append"
+fi
+
+say "booting ($mode, timeout ${timeout}s, console: ${console#"$ROOT"/})"
+timeout -k 10 "$timeout" qemu-system-x86_64 $accel \
+	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
+	-nographic -monitor none -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" \
+	-serial "file:$console" -serial "file:$results" \
+	-append "$append" </dev/null >"$LOGS/qemu-$mode.log" 2>&1
+rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	warn "the guest did not finish within ${timeout}s (GCMA_VM_TIMEOUT); killed"
+	tail_log "$console"
+	exit 1
+elif [ $rc -ne 0 ]; then
+	warn "qemu-system-x86_64 exited with status $rc"
+	tail_log "$LOGS/qemu-$mode.log"
+	tail_log "$console"
+	exit 1
+fi
+exit 0
