@@ -1,7 +1,9 @@
 #!/bin/sh
 # make bench: build the kernel of patches/ (the check tree of make check,
 # top of the series only), boot it with harness=bench and print the CMA vs
-# GCMA allocation latency table; it is saved to build/logs/bench.txt.
+# GCMA allocation latency table, then the swap client's figures (swap-in
+# latency, cache share, whole-area allocation when full); all is saved to
+# build/logs/bench.txt.
 #
 # Environment: GCMA_BENCH_ROUNDS (default 32), GCMA_BENCH_FILL (MiB of
 # tmpfs filled before measuring, default 0), and those of scripts/qemu.sh.
@@ -28,10 +30,17 @@ tr -d '\r' <"$results" | sed -n '/^### BEGIN bench$/,/^### END bench rc=/p' |
 	sed '1d' >"$out.tmp"
 rc=$(sed -n 's/^### END bench rc=//p' "$out.tmp")
 sed -i '/^### END bench rc=/d' "$out.tmp"
+tr -d '\r' <"$results" | sed -n '/^### BEGIN swapbench$/,/^### END swapbench rc=/p' |
+	sed '1d' >"$out.swap"
+swaprc=$(sed -n 's/^### END swapbench rc=//p' "$out.swap")
+sed -i '/^### END swapbench rc=/d' "$out.swap"
 {
 	echo "# $(git -C "$CHECK_TREE" log -1 --format='%h %s') ($(series_patches | wc -l) patches)"
 	cat "$out.tmp"
+	echo
+	cat "$out.swap"
 } >"$out"
+rm -f "$out.swap"
 rm -f "$out.tmp"
 cat "$out"
 if [ -z "$rc" ]; then
@@ -40,3 +49,4 @@ if [ -z "$rc" ]; then
 fi
 say "saved build/logs/bench.txt ($(($(now) - t0))s)"
 [ "$rc" -eq 0 ] || die "cma_bench exited with status $rc (failed allocations?)"
+[ "${swaprc:-1}" -eq 0 ] || die "swap_bench exited with status ${swaprc:-none} (see above)"

@@ -3,7 +3,8 @@
 #   apply, checkpatch (one item per patch), build at every commit (one item
 #   per commit), W=1 + sparse on the .c files the series touches, boot with
 #   KUnit (one item per test case), kselftests (one item per TAP result),
-#   a clean console.  Ends with "N passed, N failed, N skipped".
+#   a clean console; then the same boot again with config/debug.config
+#   (KASAN, lockdep, DEBUG_VM).  Ends with "N passed, N failed, N skipped".
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT, ...).
 set -u
 here=$(dirname "$0")
@@ -23,7 +24,8 @@ finish() {
 t_start=$(now)
 mkdir -p "$LOGS"
 (cd "$LOGS" && rm -f apply.log checkpatch-*.log build-*.log w1-* initramfs.log \
-	console-test.log results-test.txt qemu-test.log)
+	console-test.log results-test.txt qemu-test.log \
+	console-debug.log results-debug.txt qemu-debug.log)
 
 # a. apply ------------------------------------------------------------
 if prepare_check_tree; then
@@ -143,73 +145,98 @@ else
 	finish
 fi
 
-t0=$(now)
-console=$LOGS/console-test.log
-results=$LOGS/results-test.txt
-if sh "$ROOT/scripts/qemu.sh" test "$CHECK/bzImage" "$initrd" &&
-   tr -d '\r' <"$results" | grep -q '^### HARNESS DONE'; then
-	pass "boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
-else
-	fail "boot: the guest did not finish its run (console: build/logs/console-test.log)"
-	tail_log "$console" 2>&1
-fi
+# boot_tests TAG KERNEL CONFIG [APPEND]: boot KERNEL (built with the
+# .config file CONFIG) with the initramfs and APPEND added to its command
+# line, count its KUnit cases, kselftest results and a clean console as
+# items named after TAG; logs in build/logs/*-TAG.*.
+boot_tests() {
+	tag=$1 kernel=$2 config=$3 append=${4:-}
+	t0=$(now)
+	console=$LOGS/console-$tag.log
+	results=$LOGS/results-$tag.txt
+	if GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
+	   sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" &&
+	   tr -d '\r' <"$results" | grep -q '^### HARNESS DONE'; then
+		pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
+	else
+		fail "$tag boot: the guest did not finish its run (console: build/logs/console-$tag.log)"
+		tail_log "$console" 2>&1
+	fi
 
-# KUnit: case-level results (4 spaces of indent) of every suite.
-suites=0 suite='?'
-while IFS= read -r line; do
-	case $line in
-	"    # Subtest: "*) suite=${line#    \# Subtest: }; suites=$((suites + 1)) ;;
-	"    ok "*"# SKIP"*) skip "kunit $suite: ${line#    ok }" ;;
-	"    ok "*) pass "kunit $suite: ${line#    ok }" ;;
-	"    not ok "*) fail "kunit $suite: ${line#    not ok }" ;;
-	esac
-done <<EOF
-$(tr -d '\r' <"$console" 2>/dev/null | grep -E '^    ((not )?ok [0-9]+ |# Subtest: )')
-EOF
-if [ "${suites:-0}" -eq 0 ] && config_has "$CHECK" GCMA_KUNIT_TEST; then
-	fail "kunit: CONFIG_GCMA_KUNIT_TEST=y but no KUnit suite ran"
-fi
-echo "kunit: ${suites:-0} suites"
-
-# kselftests: TAP between the BEGIN/END markers in the results file.
-tr -d '\r' <"$results" >"$CHECK/results.txt" 2>/dev/null
-nksft=0
-for t in $(sed -n 's/^### BEGIN kselftest //p' "$CHECK/results.txt"); do
-	nksft=$((nksft + 1))
-	sed -n "/^### BEGIN kselftest $t\$/,/^### END kselftest $t rc=/p" \
-		"$CHECK/results.txt" >"$CHECK/ksft-$t.txt"
-	end=$(sed -n "s/^### END kselftest $t rc=//p" "$CHECK/ksft-$t.txt")
-	nres=0 nbad=0
+	# KUnit: case-level results (4 spaces of indent) of every suite.
+	suites=0 suite='?'
 	while IFS= read -r line; do
 		case $line in
-		"ok "*"# SKIP"*|"ok "*"# skip"*) skip "kselftest $t: ${line#ok }" ;;
-		"ok "*) pass "kselftest $t: ${line#ok }" ;;
-		"not ok "*) fail "kselftest $t: ${line#not ok }"; nbad=$((nbad + 1)) ;;
-		*) continue ;;
+		"    # Subtest: "*) suite=${line#    \# Subtest: }; suites=$((suites + 1)) ;;
+		"    ok "*"# SKIP"*) skip "$tag kunit $suite: ${line#    ok }" ;;
+		"    ok "*) pass "$tag kunit $suite: ${line#    ok }" ;;
+		"    not ok "*) fail "$tag kunit $suite: ${line#    not ok }" ;;
 		esac
-		nres=$((nres + 1))
-	done <"$CHECK/ksft-$t.txt"
-	if [ -z "$end" ]; then
-		fail "kselftest $t: no END marker (hung or crashed guest?)"
-		tail -n 20 "$CHECK/ksft-$t.txt"
-	elif [ "$nres" -eq 0 ] && [ "$end" -eq 4 ]; then
-		skip "kselftest $t: skipped (rc=4) $(grep -m1 -i 'skip' "$CHECK/ksft-$t.txt")"
-	elif [ "$nres" -eq 0 ] && [ "$end" -eq 0 ]; then
-		pass "kselftest $t: rc=0 (no TAP lines)"
-	elif [ "$end" -ne 0 ] && [ "$end" -ne 4 ] && [ "$nbad" -eq 0 ]; then
-		fail "kselftest $t: rc=$end without a failing TAP line"
-		tail -n 20 "$CHECK/ksft-$t.txt"
+	done <<-EOF
+	$(tr -d '\r' <"$console" 2>/dev/null | grep -E '^    ((not )?ok [0-9]+ |# Subtest: )')
+	EOF
+	if [ "${suites:-0}" -eq 0 ] && config_has "$config" GCMA_KUNIT_TEST; then
+		fail "$tag kunit: CONFIG_GCMA_KUNIT_TEST=y but no KUnit suite ran"
 	fi
-done
-echo "kselftests: $nksft programs run"
+	echo "$tag kunit: ${suites:-0} suites"
 
-# The console: no splat of any kind.
-splat='WARNING:|(^|[^A-Z_])BUG:|Oops|Kernel panic|possible circular locking|INFO: task|general protection|UBSAN:|KASAN:|lockdep'
-if [ -f "$console" ] && ! grep -qE "$splat" "$console"; then
-	pass "console: no warning, BUG, oops or lockdep splat"
+	# kselftests: TAP between the BEGIN/END markers in the results file.
+	tr -d '\r' <"$results" >"$CHECK/results-$tag.txt" 2>/dev/null
+	nksft=0
+	for t in $(sed -n 's/^### BEGIN kselftest //p' "$CHECK/results-$tag.txt"); do
+		nksft=$((nksft + 1))
+		sed -n "/^### BEGIN kselftest $t\$/,/^### END kselftest $t rc=/p" \
+			"$CHECK/results-$tag.txt" >"$CHECK/ksft-$tag-$t.txt"
+		end=$(sed -n "s/^### END kselftest $t rc=//p" "$CHECK/ksft-$tag-$t.txt")
+		nres=0 nbad=0
+		while IFS= read -r line; do
+			case $line in
+			"ok "*"# SKIP"*|"ok "*"# skip"*) skip "$tag kselftest $t: ${line#ok }" ;;
+			"ok "*) pass "$tag kselftest $t: ${line#ok }" ;;
+			"not ok "*) fail "$tag kselftest $t: ${line#not ok }"; nbad=$((nbad + 1)) ;;
+			*) continue ;;
+			esac
+			nres=$((nres + 1))
+		done <"$CHECK/ksft-$tag-$t.txt"
+		if [ -z "$end" ]; then
+			fail "$tag kselftest $t: no END marker (hung or crashed guest?)"
+			tail -n 20 "$CHECK/ksft-$tag-$t.txt"
+		elif [ "$nres" -eq 0 ] && [ "$end" -eq 4 ]; then
+			skip "$tag kselftest $t: skipped (rc=4) $(grep -m1 -i 'skip' "$CHECK/ksft-$tag-$t.txt")"
+		elif [ "$nres" -eq 0 ] && [ "$end" -eq 0 ]; then
+			pass "$tag kselftest $t: rc=0 (no TAP lines)"
+		elif [ "$end" -ne 0 ] && [ "$end" -ne 4 ] && [ "$nbad" -eq 0 ]; then
+			fail "$tag kselftest $t: rc=$end without a failing TAP line"
+			tail -n 20 "$CHECK/ksft-$tag-$t.txt"
+		fi
+	done
+	echo "$tag kselftests: $nksft programs run"
+
+	# The console: no splat of any kind.
+	# Lockdep reports start with WARNING: or BUG:; "RCU lockdep checking is
+	# enabled" is not one.
+	splat='WARNING:|(^|[^A-Z_])BUG:|Oops|Kernel panic|possible circular locking|INFO: task|general protection|UBSAN:|KASAN:'
+	if [ -f "$console" ] && ! grep -qE "$splat" "$console"; then
+		pass "$tag console: no warning, BUG, oops or lockdep splat"
+	else
+		fail "$tag console: kernel splat (build/logs/console-$tag.log):"
+		grep -nE -A2 "$splat" "$console" 2>/dev/null | head -60
+	fi
+}
+
+boot_tests test "$CHECK/bzImage" "$CHECK/config"
+
+# f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
+DEBUG_OBJ=$CHECK/obj-debug
+t0=$(now)
+git -C "$CHECK_TREE" checkout -q "$top"
+if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
+	pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
+	# Smaller areas keep the swap tests short under KASAN and lockdep.
+	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "$DEBUG_OBJ/.config" \
+		"cma=32M gcma=32M"
 else
-	fail "console: kernel splat (build/logs/console-test.log):"
-	grep -nE -A2 "$splat" "$console" 2>/dev/null | head -60
+	fail "debug build (log: build/logs/build-debug.log)"
 fi
 
 finish

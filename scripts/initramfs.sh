@@ -30,9 +30,11 @@ mkdir -p "$stage/selftests/gcma" "$stage/bench" "$work/ksft-out"
 is_dynamic "$busybox" &&
 	die "$busybox is dynamically linked; install busybox-static"
 
-# The benchmark.
-gcc -O2 -Wall -Wextra -static -o "$stage/bench/cma_bench" "$ROOT/guest/cma_bench.c" \
-	>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/cma_bench.c"; }
+# The benchmarks.
+for b in cma_bench swap_bench; do
+	gcc -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
+		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
+done
 
 # The kselftests, built statically with lib.mk's USERLDFLAGS against the
 # UAPI headers of the kernel under test; `install` copies TEST_PROGS,

@@ -111,16 +111,20 @@ prepare_check_tree() {
 	am_series "$CHECK_TREE" "$LOGS/apply.log"
 }
 
-# kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/*.config for
-# the source in TREE, and verify the symbols that matter.  OBJ/.config is
-# only replaced when it changes, so an unchanged config costs no rebuild.
+# kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/base.config
+# + config/gcma.config + the fragments named in $KCONFIG_EXTRA (e.g.
+# "debug.config") for the source in TREE, and verify the symbols that
+# matter.  OBJ/.config is only replaced when it changes, so an unchanged
+# config costs no rebuild.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
+	_frags="$ROOT/config/base.config $ROOT/config/gcma.config"
+	for _f in ${KCONFIG_EXTRA:-}; do _frags="$_frags $ROOT/config/$_f"; done
 	mkdir -p "$_kdir" "$_obj"
 	{
 		make -s -C "$_tree" O="$_kdir" tinyconfig &&
 		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
-			"$_kdir/.config" "$ROOT/config/base.config" "$ROOT/config/gcma.config" &&
+			"$_kdir/.config" $_frags &&
 		make -s -C "$_tree" O="$_kdir" olddefconfig
 	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
 
@@ -130,8 +134,7 @@ kconfig() {
 	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
 		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
 	_bad=
-	for _s in $REQUIRED_SYMS $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' \
-			"$ROOT/config/base.config" "$ROOT/config/gcma.config"); do
+	for _s in $REQUIRED_SYMS $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' $_frags); do
 		grep -qx "CONFIG_$_s=y" "$_kdir/.config" && continue
 		case " $REQUIRED_SYMS " in *" $_s "*) ;; *)
 			grep -qx "$_s" "$_kdir/defined-symbols" || continue ;;
@@ -166,8 +169,8 @@ build_kernel() {
 	fi
 }
 
-# config_has OBJ SYM: is CONFIG_SYM=y in OBJ/.config?
-config_has() { grep -qx "CONFIG_$2=y" "$1/.config" 2>/dev/null; }
+# config_has FILE SYM: is CONFIG_SYM=y in the .config file FILE?
+config_has() { grep -qx "CONFIG_$2=y" "$1" 2>/dev/null; }
 
 # Seconds since the epoch, for timings.
 now() { date +%s; }

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Boot the test kernel in QEMU.
 #
-# usage: scripts/qemu.sh MODE BZIMAGE INITRAMFS
+# usage: scripts/qemu.sh MODE BZIMAGE INITRAMFS [TAG]
 #   MODE  test | bench | shell (passed to guest/init as harness=MODE)
-# The kernel console (ttyS0) goes to build/logs/console-MODE.log, the
-# guest's results (ttyS1) to build/logs/results-MODE.txt.  In shell mode the
-# console is on stdio instead.  Exit status: 0 when the guest ended by
-# itself, 1 on a timeout or a QEMU error.
+#   TAG   names the logs (default: MODE)
+# The kernel console (ttyS0) goes to build/logs/console-TAG.log, the
+# guest's results (ttyS1) to build/logs/results-TAG.txt.  In shell mode the
+# console is on stdio instead.  The guest gets a blank 512 MiB virtio disk,
+# /dev/vda, to swap on.  Exit status: 0 when the guest ended by itself, 1
+# on a timeout or a QEMU error.
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
@@ -15,8 +17,8 @@ set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-[ $# -eq 3 ] || die "usage: $0 test|bench|shell BZIMAGE INITRAMFS"
-mode=$1 kernel=$2 initrd=$3
+[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|bench|shell BZIMAGE INITRAMFS [TAG]"
+mode=$1 kernel=$2 initrd=$3 tag=${4:-$1}
 case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
@@ -24,10 +26,14 @@ case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 timeout=${GCMA_VM_TIMEOUT:-1200}
 accel="-accel tcg"
 [ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
-console=$LOGS/console-$mode.log
-results=$LOGS/results-$mode.txt
-mkdir -p "$LOGS"
-rm -f "$console" "$results"
+console=$LOGS/console-$tag.log
+results=$LOGS/results-$tag.txt
+disk=$CHECK/swap-$tag.img
+mkdir -p "$LOGS" "$CHECK"
+rm -f "$console" "$results" "$disk"
+# Sparse, and new at every boot: no state carries over between runs.
+truncate -s 512M "$disk" || die "cannot create $disk"
+drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
@@ -36,17 +42,17 @@ append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ${G
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
 	exec qemu-system-x86_64 $accel -m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
-		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" $drive \
 		-serial mon:stdio -serial "file:$results" -append "$append"
 fi
 
-say "booting ($mode, timeout ${timeout}s, console: ${console#"$ROOT"/})"
+say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
 timeout -k 10 "$timeout" qemu-system-x86_64 $accel \
 	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
 	-nographic -monitor none -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" \
+	-kernel "$kernel" -initrd "$initrd" $drive \
 	-serial "file:$console" -serial "file:$results" \
-	-append "$append" </dev/null >"$LOGS/qemu-$mode.log" 2>&1
+	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	warn "the guest did not finish within ${timeout}s (GCMA_VM_TIMEOUT); killed"
@@ -54,7 +60,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	exit 1
 elif [ $rc -ne 0 ]; then
 	warn "qemu-system-x86_64 exited with status $rc"
-	tail_log "$LOGS/qemu-$mode.log"
+	tail_log "$LOGS/qemu-$tag.log"
 	tail_log "$console"
 	exit 1
 fi
