@@ -49,4 +49,5 @@ if [ -z "$rc" ]; then
 fi
 say "saved build/logs/bench.txt ($(($(now) - t0))s)"
 [ "$rc" -eq 0 ] || die "cma_bench exited with status $rc (failed allocations?)"
-[ "${swaprc:-1}" -eq 0 ] || die "swap_bench exited with status ${swaprc:-none} (see above)"
+[ "${swaprc:-1}" -eq 0 ] ||
+	warn "swap_bench exited with status ${swaprc:-none}: its figures are missing or partial"
