@@ -19,6 +19,9 @@ if [ ! -r "$tarball" ]; then
 fi
 
 tmp="$dir.tmp.$$"
+# A failed or interrupted unpack leaves nothing behind (1.7 GB).
+trap 'rm -rf "$tmp"' EXIT
+trap 'echo "base.sh: interrupted, $tmp removed" >&2; exit 130' INT TERM HUP
 rm -rf "$tmp"
 mkdir -p "$tmp"
 echo "base.sh: unpacking $tarball"

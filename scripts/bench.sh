@@ -11,7 +11,11 @@ set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
+validate_settings
 t0=$(now)
+ensure_base
+base_line=$(describe_base)
+say "$base_line"
 prepare_check_tree || die "the series does not apply (log: build/logs/apply.log)"
 say "building the kernel (log: build/logs/build-bench.log)"
 build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/build-bench.log" || die "kernel build failed"
@@ -36,6 +40,11 @@ swaprc=$(sed -n 's/^### END swapbench rc=//p' "$out.swap")
 sed -i '/^### END swapbench rc=/d' "$out.swap"
 {
 	echo "# $(git -C "$CHECK_TREE" log -1 --format='%h %s') ($(series_patches | wc -l) patches)"
+	echo "# $base_line"
+	accel=TCG
+	[ "${GCMA_KVM:-0}" = 1 ] && accel=KVM
+	echo "# guest: QEMU $accel, ${GCMA_VM_MEM:-1G} memory, ${GCMA_VM_SMP:-2} CPUs;" \
+		"host: $(nproc) CPUs, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
 	cat "$out.tmp"
 	echo
 	cat "$out.swap"

@@ -2,30 +2,50 @@
 # make check: test the committed series in patches/ (never build/linux).
 #   apply, checkpatch (one item per patch), build at every commit (one item
 #   per commit), W=1 + sparse on the .c files the series touches, boot with
-#   KUnit (one item per test case), kselftests (one item per TAP result),
-#   a clean console; then the same boot again with config/debug.config
-#   (KASAN, lockdep, DEBUG_VM).  Ends with "N passed, N failed, N skipped".
+#   the KUnit suites (one item per case, judged by the kernel's KTAP
+#   parser) and the kselftests (the kernel's runner; one item per TAP
+#   result and per program), a clean console; then the same boot again
+#   with config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
+#   suite or program, a missing or short plan are failures.  Ends with
+#   "N passed, N failed".
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT, ...).
+# For scripts/check-selftest.sh only: GCMA_CHECK_EXTRA_PATCHES (patch
+# files applied after the series) and GCMA_CHECK_SCOPE=quick (checkpatch,
+# the top build and the plain boot only).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-npass=0 nfail=0 nskip=0
+validate_settings
+scope=${GCMA_CHECK_SCOPE:-full}
+case $scope in full|quick) ;; *) die "GCMA_CHECK_SCOPE=$scope: full or quick" ;; esac
+
+npass=0 nfail=0
 pass() { npass=$((npass + 1)); echo "PASS: $*"; }
 fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
-skip() { nskip=$((nskip + 1)); echo "SKIP: $*"; }
+# tally FILE: print the PASS:/FAIL: items (and their explanations) of FILE
+# and count them.
+tally() {
+	cat "$1"
+	npass=$((npass + $(grep -c '^PASS: ' "$1")))
+	nfail=$((nfail + $(grep -c '^FAIL: ' "$1")))
+}
 finish() {
+	echo "check: $base_line"
 	echo "check: logs in build/logs/, took $(($(now) - t_start))s"
-	echo "$npass passed, $nfail failed, $nskip skipped"
+	echo "$npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
 	exit
 }
+trap 'echo "check: interrupted"; exit 130' INT TERM HUP
 
 t_start=$(now)
 mkdir -p "$LOGS"
 (cd "$LOGS" && rm -f apply.log checkpatch-*.log build-*.log w1-* initramfs.log \
-	console-test.log results-test.txt qemu-test.log \
-	console-debug.log results-debug.txt qemu-debug.log)
+	console-*.log results-*.txt qemu-*.log kunit-*.txt kselftests-*.txt base.txt)
+ensure_base
+base_line=$(describe_base)
+echo "check: $base_line" | tee "$LOGS/base.txt"
 
 # a. apply ------------------------------------------------------------
 if prepare_check_tree; then
@@ -34,22 +54,36 @@ else
 	fail "apply (log: build/logs/apply.log)"
 	finish
 fi
+for p in ${GCMA_CHECK_EXTRA_PATCHES:-}; do
+	if am_one "$CHECK_TREE" "$p" >>"$LOGS/apply.log" 2>&1; then
+		echo "check: applied ${p##*/} on top (GCMA_CHECK_EXTRA_PATCHES)"
+	else
+		git -C "$CHECK_TREE" am --abort >/dev/null 2>&1
+		fail "apply ${p##*/} (log: build/logs/apply.log)"
+		finish
+	fi
+done
 top=$(git -C "$CHECK_TREE" rev-parse HEAD)
 
 # b. checkpatch ---------------------------------------------------------
 exceptions=$PATCHES/checkpatch-exceptions
-for p in $(series_patches); do
+[ "$scope" = quick ] && echo "check: quick scope: no checkpatch, no bisect build, no W=1, no debug boot"
+for p in $([ "$scope" = full ] && series_patches); do
 	ignore=
 	if [ -f "$exceptions" ]; then
 		ignore=$(sed -e 's/#.*//' "$exceptions" |
 			awk -v p="$p" '$1 == p && NF >= 2 { printf "%s%s", sep, $2; sep = "," }')
 	fi
 	log=$LOGS/checkpatch-${p%.patch}.log
-	(cd "$CHECK_TREE" && ./scripts/checkpatch.pl --strict --no-tree \
+	# spdxcheck.py runs as "env python3": make that Debian's.
+	(cd "$CHECK_TREE" && PATH=${PYTHON%/*}:$PATH ./scripts/checkpatch.pl --strict \
 		${ignore:+--ignore "$ignore"} "$PATCHES/$p") >"$log" 2>&1
 	rc=$?
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' "$log")
-	if [ $rc -eq 0 ] && echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+	if grep -q '^Traceback' "$log"; then
+		fail "checkpatch $p: a helper of checkpatch crashed (log: build/logs/${log##*/})"
+		grep -A8 '^Traceback' "$log" | head -20
+	elif [ $rc -eq 0 ] && echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 		pass "checkpatch $p${ignore:+ (ignoring $ignore)}"
 	else
 		fail "checkpatch $p: ${total:-checkpatch.pl exited with $rc}"
@@ -59,6 +93,7 @@ done
 
 # c. build at every commit ---------------------------------------------
 commits=$(git -C "$CHECK_TREE" rev-list --reverse base..check)
+[ "$scope" = quick ] && commits=$top
 [ -n "$commits" ] || commits=$(git -C "$CHECK_TREE" rev-parse base)
 n=$(echo "$commits" | wc -l)
 i=0 top_built=
@@ -90,7 +125,9 @@ warnings() {
 		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s/^(\.\.\/)+//' | sort -u
 	return $_rc
 }
-if [ -z "$top_built" ]; then
+if [ "$scope" = quick ]; then
+	:
+elif [ -z "$top_built" ]; then
 	fail "W=1 + sparse: the top of the series does not build"
 else
 	files=
@@ -145,86 +182,96 @@ else
 	finish
 fi
 
+# kunit_suites: the KUnit suites the series defines (the .name of every
+# struct kunit_suite in the files it adds or changes); each must run.
+kunit_suites() {
+	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' '*.h' |
+	while read -r f; do
+		[ -f "$CHECK_TREE/$f" ] || continue
+		awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
+		     s && /\.name[[:space:]]*=/ {
+			match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
+		     }' "$CHECK_TREE/$f"
+	done | sort -u
+}
+suites=$(kunit_suites)
+ksft_list=$initrd.d/root/selftests/kselftest-list.txt
+echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
+	"$(sed 's/^[^:]*://' "$ksft_list" 2>/dev/null | tr '\n' ' ')"
+
+# What the console must never show.  Lockdep reports start with WARNING:
+# or BUG:; "RCU lockdep checking is enabled" is not one.
+splat='WARNING:|(^|[^A-Z_])BUG:|Oops|Kernel panic|possible circular locking|INFO: task .* blocked|general protection|UBSAN:|KASAN:|rcu: INFO:|rcu_.*detected stall|self-detected stall|soft lockup|hard LOCKUP|page allocation failure'
+
+# boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
+boot_failure() {
+	if [ ! -s "$1" ]; then
+		echo "QEMU did not boot the kernel: $(tail -n 2 "$2" 2>/dev/null | tr '\n' ' ')"
+		return
+	fi
+	_why=$(tr -d '\r' <"$1" | grep -m1 -E 'INFO: task .* blocked|soft lockup|hard LOCKUP|detected stall|Kernel panic|Oops|(^|[^A-Z_])BUG:|general protection')
+	if [ -n "$_why" ]; then
+		echo "the kernel reported: $_why"
+	elif grep -q 'did not finish within' "$2" 2>/dev/null; then
+		echo "no report, but it did not finish within ${GCMA_VM_TIMEOUT:-1200}s"
+	else
+		echo "it stopped before its last test, with no report on the console"
+	fi
+}
+
 # boot_tests TAG KERNEL CONFIG [APPEND]: boot KERNEL (built with the
 # .config file CONFIG) with the initramfs and APPEND added to its command
-# line, count its KUnit cases, kselftest results and a clean console as
-# items named after TAG; logs in build/logs/*-TAG.*.
+# line; judge its KUnit suites, kselftests and console as items named
+# after TAG.  Logs in build/logs/*-TAG.*.  When the guest does not finish,
+# that is one failure with its reason, and nothing else is judged.
 boot_tests() {
 	tag=$1 kernel=$2 config=$3 append=${4:-}
 	t0=$(now)
 	console=$LOGS/console-$tag.log
 	results=$LOGS/results-$tag.txt
-	if GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
-	   sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" &&
-	   tr -d '\r' <"$results" | grep -q '^### HARNESS DONE'; then
-		pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
-	else
-		fail "$tag boot: the guest did not finish its run (console: build/logs/console-$tag.log)"
-		tail_log "$console" 2>&1
-	fi
-
-	# KUnit: case-level results (4 spaces of indent) of every suite.
-	suites=0 suite='?'
-	while IFS= read -r line; do
-		case $line in
-		"    # Subtest: "*) suite=${line#    \# Subtest: }; suites=$((suites + 1)) ;;
-		"    ok "*"# SKIP"*) skip "$tag kunit $suite: ${line#    ok }" ;;
-		"    ok "*) pass "$tag kunit $suite: ${line#    ok }" ;;
-		"    not ok "*) fail "$tag kunit $suite: ${line#    not ok }" ;;
-		esac
-	done <<-EOF
-	$(tr -d '\r' <"$console" 2>/dev/null | grep -E '^    ((not )?ok [0-9]+ |# Subtest: )')
-	EOF
-	if [ "${suites:-0}" -eq 0 ] && config_has "$config" GCMA_KUNIT_TEST; then
-		fail "$tag kunit: CONFIG_GCMA_KUNIT_TEST=y but no KUnit suite ran"
-	fi
-	echo "$tag kunit: ${suites:-0} suites"
-
-	# kselftests: TAP between the BEGIN/END markers in the results file.
-	tr -d '\r' <"$results" >"$CHECK/results-$tag.txt" 2>/dev/null
-	nksft=0
-	for t in $(sed -n 's/^### BEGIN kselftest //p' "$CHECK/results-$tag.txt"); do
-		nksft=$((nksft + 1))
-		sed -n "/^### BEGIN kselftest $t\$/,/^### END kselftest $t rc=/p" \
-			"$CHECK/results-$tag.txt" >"$CHECK/ksft-$tag-$t.txt"
-		end=$(sed -n "s/^### END kselftest $t rc=//p" "$CHECK/ksft-$tag-$t.txt")
-		nres=0 nbad=0
-		while IFS= read -r line; do
-			case $line in
-			"ok "*"# SKIP"*|"ok "*"# skip"*) skip "$tag kselftest $t: ${line#ok }" ;;
-			"ok "*) pass "$tag kselftest $t: ${line#ok }" ;;
-			"not ok "*) fail "$tag kselftest $t: ${line#not ok }"; nbad=$((nbad + 1)) ;;
-			*) continue ;;
-			esac
-			nres=$((nres + 1))
-		done <"$CHECK/ksft-$tag-$t.txt"
-		if [ -z "$end" ]; then
-			fail "$tag kselftest $t: no END marker (hung or crashed guest?)"
-			tail -n 20 "$CHECK/ksft-$tag-$t.txt"
-		elif [ "$nres" -eq 0 ] && [ "$end" -eq 4 ]; then
-			skip "$tag kselftest $t: skipped (rc=4) $(grep -m1 -i 'skip' "$CHECK/ksft-$tag-$t.txt")"
-		elif [ "$nres" -eq 0 ] && [ "$end" -eq 0 ]; then
-			pass "$tag kselftest $t: rc=0 (no TAP lines)"
-		elif [ "$end" -ne 0 ] && [ "$end" -ne 4 ] && [ "$nbad" -eq 0 ]; then
-			fail "$tag kselftest $t: rc=$end without a failing TAP line"
-			tail -n 20 "$CHECK/ksft-$tag-$t.txt"
+	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
+		sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" \
+		2>"$LOGS/qemu-run-$tag.log"
+	qrc=$?
+	[ $qrc -eq 130 ] && { cat "$LOGS/qemu-run-$tag.log"; echo "check: interrupted"; exit 130; }
+	if [ $qrc -ne 0 ] || ! tr -d '\r' <"$results" 2>/dev/null | grep -q '^### HARNESS DONE'; then
+		fail "$tag boot: the guest did not finish its tests: $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
+		if [ -s "$console" ]; then
+			echo "---- build/logs/console-$tag.log, from the first report ----"
+			tr -d '\r' <"$console" | awk -v re="$splat" '$0 ~ re { p = 1 } p' |
+				head -n 40 | sed 's/^/    /'
 		fi
-	done
-	echo "$tag kselftests: $nksft programs run"
+		echo "$tag: KUnit, kselftest and console checks not run: the boot failed"
+		return
+	fi
+	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
 
-	# The console: no splat of any kind.
-	# Lockdep reports start with WARNING: or BUG:; "RCU lockdep checking is
-	# enabled" is not one.
-	splat='WARNING:|(^|[^A-Z_])BUG:|Oops|Kernel panic|possible circular locking|INFO: task|general protection|UBSAN:|KASAN:'
-	if [ -f "$console" ] && ! grep -qE "$splat" "$console"; then
-		pass "$tag console: no warning, BUG, oops or lockdep splat"
+	"$PYTHON" "$ROOT/scripts/kunit_results.py" "$CHECK_TREE" "$console" \
+		"$LOGS/kunit-$tag.txt" $suites >"$CHECK/kunit-$tag.items" 2>&1 ||
+		echo "FAIL: $tag kunit: scripts/kunit_results.py failed" >>"$CHECK/kunit-$tag.items"
+	sed "s/^\(PASS\|FAIL\): /\1: $tag /" "$CHECK/kunit-$tag.items" >"$CHECK/kunit-$tag.tagged"
+	tally "$CHECK/kunit-$tag.tagged"
+
+	tr -d '\r' <"$results" |
+		sed -n '/^### BEGIN kselftests$/,/^### END kselftests/p' >"$LOGS/kselftests-$tag.txt"
+	if [ ! -f "$ksft_list" ]; then
+		echo "$tag: the series has no kselftests"
 	else
-		fail "$tag console: kernel splat (build/logs/console-$tag.log):"
-		grep -nE -A2 "$splat" "$console" 2>/dev/null | head -60
+		sh "$ROOT/scripts/ksft_results.sh" "$LOGS/kselftests-$tag.txt" "$ksft_list" |
+			sed "s/^\(PASS\|FAIL\): /\1: $tag /" >"$CHECK/ksft-$tag.items"
+		tally "$CHECK/ksft-$tag.items"
+	fi
+
+	if ! grep -qE "$splat" "$console"; then
+		pass "$tag console: no warning, BUG, oops, lockdep, stall, lockup or allocation failure"
+	else
+		fail "$tag console: kernel report (build/logs/console-$tag.log):"
+		grep -nE -A2 "$splat" "$console" | head -60
 	fi
 }
 
 boot_tests test "$CHECK/bzImage" "$CHECK/config"
+[ "$scope" = quick ] && finish
 
 # f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
 DEBUG_OBJ=$CHECK/obj-debug

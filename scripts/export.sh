@@ -42,7 +42,7 @@ if [ "$n" -gt 0 ]; then
 		-c diff.suppressBlankEmpty=false -c format.signOff=false \
 		-c format.thread=false \
 		-c format.outputDirectory= -c format.useAutoBase=false \
-		format-patch -q --no-to --no-cc --zero-commit --no-signature --base=base --numbered \
+		format-patch -q --abbrev=9 --no-to --no-cc --zero-commit --no-signature --base=base --numbered \
 		--cover-letter --subject-prefix="$prefix" -o "$tmp" base..HEAD ||
 		die "git format-patch failed"
 fi

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the guest's initramfs: busybox, guest/init, the gcma kselftests of
-# the kernel tree under test (if it has them) and the CMA benchmark.
+# the kernel tree under test (if it has them) with the kernel's kselftest
+# runner, and the benchmarks.
 #
 # usage: scripts/initramfs.sh TREE OBJ OUT.cpio
 #   TREE  kernel source tree (tools/testing/selftests/gcma is taken from it)
@@ -24,7 +25,7 @@ is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpr
 mkdir -p "$LOGS"
 : >"$log"
 rm -rf "$work"
-mkdir -p "$stage/selftests/gcma" "$stage/bench" "$work/ksft-out"
+mkdir -p "$stage/selftests" "$stage/bench"
 
 [ -x "$busybox" ] || die "$busybox missing (package busybox-static; run 'make deps')"
 is_dynamic "$busybox" &&
@@ -36,27 +37,25 @@ for b in cma_bench swap_bench; do
 		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
 done
 
-# The kselftests, built statically with lib.mk's USERLDFLAGS against the
-# UAPI headers of the kernel under test; `install` copies TEST_PROGS,
-# TEST_GEN_PROGS, TEST_FILES, TEST_GEN_FILES...; `emit_tests` names the
-# programs to run, which go to kselftest-list.txt in run order.
-ksft=$tree/tools/testing/selftests/gcma
+# The kselftests, through the kernel's own install: run_kselftest.sh, its
+# runner and kselftest-list.txt go to /selftests, the tests to
+# /selftests/gcma.  Built statically (USERLDFLAGS, which lib.mk adds to
+# the link) against the UAPI headers of the kernel under test.
+ksft=$tree/tools/testing/selftests
 ntests=0
-if [ -f "$ksft/Makefile" ]; then
+if [ -f "$ksft/gcma/Makefile" ]; then
 	kmake "$tree" "$obj" headers >>"$log" 2>&1 ||
 		{ tail_log "$log"; die "make headers failed"; }
-	if ! make -C "$ksft" OUTPUT="$work/ksft-out" \
-		KHDR_INCLUDES="-isystem $obj/usr/include" \
-		USERLDFLAGS=-static \
-		INSTALL_PATH="$stage/selftests/gcma" install >>"$log" 2>&1; then
+	if ! make -C "$ksft" TARGETS=gcma O="$obj" USERLDFLAGS=-static \
+		KSFT_INSTALL_PATH="$stage/selftests" install >>"$log" 2>&1; then
 		tail_log "$log"
-		die "building tools/testing/selftests/gcma failed"
+		die "building and installing the gcma kselftests failed"
 	fi
-	make -s --no-print-directory -C "$ksft" OUTPUT="$work/ksft-out" emit_tests 2>>"$log" |
-		sed 's/^[^:]*://' >"$stage/selftests/gcma/kselftest-list.txt"
-	for t in $(cat "$stage/selftests/gcma/kselftest-list.txt"); do
+	ksft_list=$stage/selftests/kselftest-list.txt
+	[ -s "$ksft_list" ] || die "the kselftest install wrote no kselftest-list.txt"
+	for t in $(sed 's/^[^:]*://' "$ksft_list"); do
 		[ -x "$stage/selftests/gcma/$t" ] ||
-			die "kselftest $t is listed by emit_tests but not installed"
+			die "kselftest $t is listed but not installed"
 		if is_dynamic "$stage/selftests/gcma/$t"; then
 			die "kselftest $t is dynamically linked (the guest has no libc); use LDFLAGS += \$(USERLDFLAGS) or lib.mk's rules"
 		fi
@@ -77,6 +76,7 @@ list=$work/list
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init $ROOT/guest/init 0755 0 0"
+	echo "file /usr/bin/timeout $ROOT/guest/timeout 0755 0 0"
 	(cd "$stage" && find . -mindepth 1 | sort) | while read -r f; do
 		p=${f#.}
 		if [ -d "$stage/$f" ]; then

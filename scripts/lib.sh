@@ -10,6 +10,9 @@ CHECK=$BUILD/check		# check tree, object dir and artifacts
 CHECK_TREE=$CHECK/linux
 CHECK_OBJ=$CHECK/obj
 NPROC=$(nproc 2>/dev/null || echo 2)
+# Debian's python3, which has the modules make deps installs (ply and git
+# for checkpatch's SPDX check), whatever python3 comes first in PATH.
+PYTHON=/usr/bin/python3
 
 # Identity for `git am` when git has none (the author comes from the patch).
 HARNESS_NAME="GCMA harness"
@@ -111,16 +114,25 @@ prepare_check_tree() {
 	am_series "$CHECK_TREE" "$LOGS/apply.log"
 }
 
+# The series' own config fragments, merged when the tree under test has
+# them: what its kselftests and its KUnit suites need.  No copy of them
+# lives in config/, so they cannot drift apart.
+INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
+
 # kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/base.config
-# + config/gcma.config + the fragments named in $KCONFIG_EXTRA (e.g.
-# "debug.config") for the source in TREE, and verify the symbols that
-# matter.  OBJ/.config is only replaced when it changes, so an unchanged
-# config costs no rebuild.
+# + the in-tree fragments TREE has + the fragments of config/ named in
+# $KCONFIG_EXTRA (e.g. "debug.config"), and verify that every setting of
+# every fragment survived.  OBJ/.config is only replaced when it changes,
+# so an unchanged config costs no rebuild.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
-	_frags="$ROOT/config/base.config $ROOT/config/gcma.config"
+	_frags="$ROOT/config/base.config"
+	for _f in $INTREE_FRAGMENTS; do
+		[ -f "$_tree/$_f" ] && _frags="$_frags $_tree/$_f"
+	done
 	for _f in ${KCONFIG_EXTRA:-}; do _frags="$_frags $ROOT/config/$_f"; done
 	mkdir -p "$_kdir" "$_obj"
+	echo "kconfig: tinyconfig +$(echo " $_frags" | sed "s| $ROOT/| |g; s| $_tree/| |g")" >>"$_log"
 	{
 		make -s -C "$_tree" O="$_kdir" tinyconfig &&
 		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
@@ -128,18 +140,20 @@ kconfig() {
 		make -s -C "$_tree" O="$_kdir" olddefconfig
 	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
 
-	# Every =y of the fragments must survive if its symbol exists in this
-	# tree (GCMA symbols only exist once the series adds them); the
-	# required symbols must always be there.
+	# Every CONFIG_X=value of the fragments must survive if X exists in
+	# this tree (GCMA symbols only exist once the series adds them); the
+	# required symbols must always be =y.
 	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
 		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
 	_bad=
-	for _s in $REQUIRED_SYMS $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' $_frags); do
-		grep -qx "CONFIG_$_s=y" "$_kdir/.config" && continue
-		case " $REQUIRED_SYMS " in *" $_s "*) ;; *)
-			grep -qx "$_s" "$_kdir/defined-symbols" || continue ;;
-		esac
-		_bad="$_bad CONFIG_$_s"
+	for _s in $REQUIRED_SYMS; do
+		grep -qx "CONFIG_$_s=y" "$_kdir/.config" || _bad="$_bad CONFIG_$_s"
+	done
+	for _set in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*=[^[:space:]]*\)$/\1/p' $_frags | sort -u); do
+		grep -qxF "$_set" "$_kdir/.config" && continue
+		_s=${_set%%=*}
+		grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue
+		_bad="$_bad $_set"
 	done
 	if [ -n "$_bad" ]; then
 		warn "merged .config lacks (dependencies missing?):$_bad"
@@ -174,3 +188,58 @@ config_has() { grep -qx "CONFIG_$2=y" "$1" 2>/dev/null; }
 
 # Seconds since the epoch, for timings.
 now() { date +%s; }
+
+# validate_settings: refuse a malformed setting before anything is built,
+# with the setting's name and what it takes.
+validate_settings() {
+	_bad=
+	_want() {	# NAME VALUE REGEX WHAT
+		printf '%s\n' "$2" | grep -qxE "$3" && return 0
+		warn "error: $1='$2': $4"
+		_bad=1
+	}
+	_want GCMA_VM_MEM "${GCMA_VM_MEM:-1G}" '[1-9][0-9]*[MG]' \
+		"guest memory, a size with M or G, e.g. 1G or 1536M"
+	case ${GCMA_VM_MEM:-1G} in
+	*M) _mb=${GCMA_VM_MEM%M} ;;
+	*G) _mb=$((${GCMA_VM_MEM%G} * 1024)) ;;
+	esac
+	if [ -z "$_bad" ] && { [ "$_mb" -lt 512 ] || [ "$_mb" -gt 16384 ]; }; then
+		warn "error: GCMA_VM_MEM=$GCMA_VM_MEM: from 512M (the areas take 256M) to 16G"
+		_bad=1
+	fi
+	_want GCMA_VM_SMP "${GCMA_VM_SMP:-2}" '[1-4]' \
+		"guest CPUs, 1 to 4 (CONFIG_NR_CPUS=4)"
+	_want GCMA_VM_TIMEOUT "${GCMA_VM_TIMEOUT:-1200}" '[1-9][0-9]*' \
+		"seconds, a whole number above 0"
+	_want GCMA_KVM "${GCMA_KVM:-0}" '[01]' "0 (TCG) or 1 (KVM)"
+	_want GCMA_BENCH_ROUNDS "${GCMA_BENCH_ROUNDS:-32}" '[1-9][0-9]{0,3}' \
+		"rounds per size, 1 to 9999"
+	_want GCMA_BENCH_FILL "${GCMA_BENCH_FILL:-0}" '[0-9]+' "MiB, 0 or more"
+	[ -z "$_bad" ] || die "fix the settings above (README.md, Settings)"
+}
+
+# base_version TREE: the kernel version of TREE, e.g. 6.12.118.
+base_version() { make -s -C "$1" kernelversion 2>/dev/null; }
+
+# cover_version: the 6.12.y the cover letter names as its base.
+cover_version() {
+	grep -oE 'Linux 6\.12\.[0-9]+' "$PATCHES/0000-cover-letter.patch" 2>/dev/null |
+		head -1 | sed 's/^Linux //'
+}
+
+# describe_base: one line naming the base under test, and how it relates
+# to the cover letter's (a newer 6.12.y is allowed and said).
+describe_base() {
+	_v=$(base_version "$BUILD/base") _c=$(cover_version)
+	printf 'base: Linux %s (Debian linux-source-6.12 %s, commit %s)' "$_v" \
+		"$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)" \
+		"$(git -C "$BUILD/base" rev-parse --short base)"
+	if [ -z "$_c" ]; then
+		echo "; the cover letter names no base version"
+	elif [ "$_v" = "$_c" ]; then
+		echo "; the cover letter's base"
+	else
+		echo "; the cover letter says $_c: results are for $_v"
+	fi
+}

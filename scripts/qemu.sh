@@ -47,21 +47,26 @@ if [ "$mode" = shell ]; then
 fi
 
 say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
-timeout -k 10 "$timeout" qemu-system-x86_64 $accel \
+# In the background, so that a signal to this script (Ctrl-C, a killed
+# make) can end QEMU at once: the trap stops it and waits for it.
+# --foreground keeps timeout in our process group.
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel \
 	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
 	-nographic -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" $drive \
 	-serial "file:$console" -serial "file:$results" \
-	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1
+	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1 &
+qemu=$!
+trap 'kill -TERM $qemu 2>/dev/null; wait $qemu; warn "interrupted: QEMU stopped"; exit 130' INT TERM HUP
+wait $qemu
 rc=$?
+trap - INT TERM HUP
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	warn "the guest did not finish within ${timeout}s (GCMA_VM_TIMEOUT); killed"
 	tail_log "$console"
 	exit 1
 elif [ $rc -ne 0 ]; then
-	warn "qemu-system-x86_64 exited with status $rc"
-	tail_log "$LOGS/qemu-$tag.log"
-	tail_log "$console"
+	warn "qemu-system-x86_64 exited with status $rc: $(tail -n 3 "$LOGS/qemu-$tag.log" | tr '\n' ' ')"
 	exit 1
 fi
 exit 0

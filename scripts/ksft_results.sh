@@ -1,0 +1,108 @@
+#!/bin/sh
+# Judge the output of the kselftest runner (run_kselftest.sh) of one boot.
+#
+# usage: scripts/ksft_results.sh RUNNER_OUTPUT KSELFTEST_LIST
+#   RUNNER_OUTPUT  what run_kselftest.sh printed in the guest
+#   KSELFTEST_LIST the kselftest-list.txt installed with it (collection:test)
+#
+# Prints "PASS: ..." or "FAIL: ..." per item, and under a failure the
+# test's own "#" lines.  Items: each TAP result a test printed, and each
+# test program.  Failures besides "not ok": a SKIP (the harness boots a
+# kernel with GCMA areas, so no GCMA test has a reason to skip), a program
+# without a TAP plan or whose plan does not match its results, a program
+# the list names that did not run, a runner plan that does not match the
+# list.
+set -u
+[ $# -eq 2 ] || { echo "usage: $0 RUNNER_OUTPUT KSELFTEST_LIST" >&2; exit 2; }
+
+awk -v listfile="$2" '
+function fail(msg) { print "FAIL: " msg }
+# explain: the last lines the failing program printed, "#"-prefixed.
+function explain(   i, from) {
+	from = nlog > 30 ? nlog - 29 : 1
+	for (i = from; i <= nlog; i++)
+		print "    " logl[i]
+}
+function begin_prog(name) {
+	prog = name; nres = 0; nbad = 0; nskip = 0; plan = -1; nlog = 0
+}
+BEGIN {
+	nexp = 0
+	while ((getline l < listfile) > 0) {
+		if (l == "")
+			continue
+		split(l, a, ":")
+		expected[a[2]] = 1; order[++nexp] = a[2]
+	}
+	top_plan = -1; nprog = 0; prog = ""
+}
+{ sub(/\r$/, "") }
+/^1\.\.[0-9]+$/ { top_plan = substr($0, 4) + 0; next }
+/^# selftests: [^:]+: / { begin_prog($4); next }
+/^# / && prog != "" {
+	line = substr($0, 3)
+	logl[++nlog] = line
+	if (line ~ /^1\.\.[0-9]+/) {
+		plan = substr(line, 4) + 0
+	} else if (line ~ /^(not )?ok [0-9]+/) {
+		nres++
+		desc = line
+		sub(/^(not )?ok [0-9]+ (- )?/, "", desc)
+		if (line ~ /^not ok/) {
+			fail("kselftest " prog ": " desc); explain(); nbad++
+		} else if (line ~ /# [Ss][Kk][Ii][Pp]/) {
+			fail("kselftest " prog ": " desc " (a skip is a failure here)")
+			explain(); nskip++
+		} else {
+			print "PASS: kselftest " prog ": " desc
+		}
+	}
+	next
+}
+/^(not )?ok [0-9]+ selftests: / {
+	name = $0; sub(/^.*selftests: [^:]+: /, "", name); sub(/ #.*$/, "", name)
+	if (name != prog)
+		begin_prog(name)
+	ran[name]++; nprog++
+	verdict = $0; sub(/^.*selftests: [^:]+: [^ ]*/, "", verdict)
+	if ($0 ~ /^not ok/) {
+		fail("kselftest " name ":" (verdict == "" ? " failed" : verdict) \
+			" (after " nres " TAP results)")
+		explain()
+	} else if ($0 ~ /# SKIP/) {
+		fail("kselftest " name ": skipped (exit 4; a skip is a failure here)")
+		explain()
+	} else if (plan < 0) {
+		fail("kselftest " name ": exited 0 without a TAP plan (1..N)")
+		explain()
+	} else if (plan != nres) {
+		fail("kselftest " name ": plan 1.." plan " but " nres " results")
+		explain()
+	} else if (nbad == 0 && nskip == 0) {
+		print "PASS: kselftest " name ": exit 0, " nres "/" plan " results"
+	}
+	prog = ""
+	next
+}
+END {
+	if (top_plan < 0)
+		fail("kselftests: the runner printed no plan (did it run?)")
+	else if (top_plan != nexp)
+		fail("kselftests: the runner planned " top_plan " programs, " \
+			"the list has " nexp)
+	for (i = 1; i <= nexp; i++) {
+		if (order[i] in ran)
+			continue
+		if (order[i] == prog) {
+			fail("kselftest " prog ": no result, it was running " \
+				"when the output ended")
+			explain()
+		} else {
+			fail("kselftest " order[i] ": listed, but it never ran")
+		}
+	}
+	for (n in ran)
+		if (!(n in expected))
+			fail("kselftest " n ": ran, but the list does not name it")
+}
+' "$1"
