@@ -200,12 +200,13 @@ validate_settings() {
 	}
 	_want GCMA_VM_MEM "${GCMA_VM_MEM:-1G}" '[1-9][0-9]*[MG]' \
 		"guest memory, a size with M or G, e.g. 1G or 1536M"
-	case ${GCMA_VM_MEM:-1G} in
-	*M) _mb=${GCMA_VM_MEM%M} ;;
-	*G) _mb=$((${GCMA_VM_MEM%G} * 1024)) ;;
+	_mem=${GCMA_VM_MEM:-1G}
+	case $_mem in
+	*M) _mb=${_mem%M} ;;
+	*G) _mb=$((${_mem%G} * 1024)) ;;
 	esac
 	if [ -z "$_bad" ] && { [ "$_mb" -lt 512 ] || [ "$_mb" -gt 16384 ]; }; then
-		warn "error: GCMA_VM_MEM=$GCMA_VM_MEM: from 512M (the areas take 256M) to 16G"
+		warn "error: GCMA_VM_MEM=$_mem: from 512M (the areas take 256M) to 16G"
 		_bad=1
 	fi
 	_want GCMA_VM_SMP "${GCMA_VM_SMP:-2}" '[1-4]' \
