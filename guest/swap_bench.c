@@ -2,26 +2,55 @@
 /*
  * swap_bench: what GCMA's swap client buys and what it costs, in one boot.
  *
- * 1. Swap-in latency.  A child in a cgroup with memory.max = 32 MiB writes
- *    96 MiB, so that about 64 MiB go to swap.  The limit is then lifted
- *    and the child reads everything back, timed: every swapped-out page is
- *    a major fault.  Once with the swap client on (the pages come back
- *    from GCMA copies), once with it off (they come from the swap device).
- * 2. The share of the GCMA area used as swap cache under pressure: the
- *    "cached" pages once a 224 MiB child has been written in 32 MiB.
- * 3. The latency of allocating the whole GCMA area through the CMA
- *    debugfs alloc file while it is full of cached pages (that child's;
- *    they are dropped) against while it is empty, ROUNDS rounds each.
+ * The run is made of rounds (5, or -r N) of four measurements each, in
+ * this order, so that the drift of a noisy host touches all of them alike:
+ *
+ * 1. Swap-in latency, client on.  A fresh child in a cgroup with
+ *    memory.max = 32 MiB writes 64 MiB, so that about 32 MiB go to swap
+ *    (and, the client on, to GCMA copies).  The limit is then lifted and
+ *    the child reads one word of every page back, timed by itself.  The
+ *    pages swapped in meanwhile are counted, readahead included, as those
+ *    read from the device (pswpin in /proc/vmstat, which counts device
+ *    reads only), from zswap (zswpin) and from GCMA copies (the client's
+ *    "loaded" counter); the read-back time is divided by that count.
+ * 2. The same with the client off (switched before the child starts), so
+ *    that the pages come back from the swap device.  Odd rounds measure
+ *    on then off, even rounds off then on.  An "on" round counts only if
+ *    at least half its pages came from GCMA, an "off" round only if none
+ *    did.
+ * 3. Whole-area allocation, full.  A fresh child in the same cgroup writes
+ *    32 MiB plus the area's size plus 1/16 of it, so that its swapped-out
+ *    pages fill the area with copies.  The client's "cached" counter then
+ *    gives the fill level, the share of the area that swap took under
+ *    pressure; the round counts only if it is at least 90%.  The whole
+ *    area is allocated through the CMA debugfs alloc file (only the write
+ *    is timed; it drops the copies), then freed.
+ * 4. Whole-area allocation, empty: the same right after, beside the same
+ *    child, so that only the cached pages differ; the round counts only
+ *    if at most 10% of the area is cached.
+ *
+ * Each measurement keeps its own failures; ratios are those of the medians
+ * of the same run.  Every round's figures are printed as soon as measured,
+ * and no round is started that would end past a budget of 240 s (init
+ * kills the program at 300 s), so that a slow host leaves fewer rounds,
+ * not none.
  *
  * The swap device is /dev/vda (made a swap area here).  Needs root,
  * debugfs, cgroup v2 at /sys/fs/cgroup and a GCMA area named "gcma".
  *
- * Output: a short report and machine-readable lines "SWAPBENCH key=value".
- * Exit status: 0, or 1 when something could not be measured.
+ * usage: swap_bench [-r ROUNDS]
+ *
+ * Output: a line "SWAPROUND round=<n> what=<measurement> ..." per round and
+ * measurement as they go, counted or not; then a table and the summary,
+ * lines "SWAPBENCH key=value ..." with the rounds that counted, min,
+ * median and max of every figure over them, the failures of each
+ * measurement, ratio_off_on_median and ratio_full_empty_median.
+ * Exit status: 0, 1 when something could not be measured, 2 on bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +68,38 @@
 #define SWITCH		"/sys/module/gcma/parameters/swap_enabled"
 #define SWAP_DEV	"/dev/vda"
 #define LIMIT		(32UL << 20)
-#define SMALL		(96UL << 20)
-#define LARGE		(224UL << 20)
-#define ROUNDS		8
+#define SWAPIN_SIZE	(64UL << 20)
+#define ROUNDS		5
+#define MAX_ROUNDS	32
+#define BUDGET_US	240e6
+#define FULL_PCT	90.0
+#define EMPTY_PCT	10.0
+
+static long page_size;
+
+struct samples {
+	double v[MAX_ROUNDS];
+	int n;
+};
+
+/* Swap-in latency with the client on or off. */
+struct swapin {
+	const char *name;		/* "on" or "off" */
+	int on;
+	struct samples us;		/* per page swapped in */
+	struct samples pages;		/* swapped in */
+	struct samples gcma_pct;	/* of them loaded from GCMA copies */
+	int fails;
+};
+
+/* Whole-area allocation with the area full of cached pages or empty. */
+struct alloc {
+	const char *name;		/* "full" or "empty" */
+	int full;
+	struct samples us;
+	struct samples fill_pct;	/* cached before, every round tried */
+	int fails;
+};
 
 static int write_str(const char *path, const char *val)
 {
@@ -68,6 +126,25 @@ static long read_long(const char *path)
 	return val;
 }
 
+/* A counter of /proc/vmstat, -1 if it has none of that name. */
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long val;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return val;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -76,7 +153,16 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-static void set_limit(unsigned long bytes)
+/* A measurement that could not be made: say what and why, count it. */
+static void failed(int *fails, int round, const char *what, const char *why,
+		   int err)
+{
+	fprintf(stderr, "swap_bench: round %d, %s: %s%s%s\n", round, what, why,
+		err ? ": " : "", err ? strerror(err) : "");
+	(*fails)++;
+}
+
+static int set_limit(unsigned long bytes)
 {
 	char val[32];
 
@@ -84,18 +170,20 @@ static void set_limit(unsigned long bytes)
 		snprintf(val, sizeof(val), "%lu", bytes);
 	else
 		snprintf(val, sizeof(val), "max");
-	write_str(CGROUP "/memory.max", val);
+	return write_str(CGROUP "/memory.max", val);
 }
 
 /*
  * The child: join the cgroup, write @size bytes, tell the parent (one byte
- * on @ready), wait for a byte on @go, read everything back timed, send the
- * elapsed microseconds, wait for @go again, exit.  It exits as soon as @go
- * is closed.
+ * on @ready), wait for a byte on @go, read one word of every page back
+ * timed, send the elapsed microseconds, wait for @go again, exit.  It
+ * exits as soon as @go is closed.  Every word is written nonzero: a zero
+ * page would not go to swap at all.
  */
 static void child(size_t size, int ready, int go)
 {
 	size_t i, words = size / sizeof(uint64_t);
+	size_t step = page_size / sizeof(uint64_t);
 	volatile uint64_t *mem;
 	uint64_t sum = 0;
 	double t0, t;
@@ -109,11 +197,11 @@ static void child(size_t size, int ready, int go)
 	if (mem == MAP_FAILED)
 		_exit(2);
 	for (i = 0; i < words; i++)
-		mem[i] = i * 0x9e3779b97f4a7c15ULL;
+		mem[i] = (i + 1) * 0x9e3779b97f4a7c15ULL;
 	if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
 		_exit(2);
 	t0 = now_us();
-	for (i = 0; i < words; i += 4096 / sizeof(uint64_t))
+	for (i = 0; i < words; i += step)
 		sum += mem[i];
 	t = now_us() - t0;
 	if (write(ready, &t, sizeof(t)) != sizeof(t) || read(go, &c, 1) != 1)
@@ -126,26 +214,86 @@ struct run {
 	int ready, go;
 };
 
+/* Closing @go ends the child wherever it waits for the parent. */
+static int stop(struct run *run)
+{
+	int status = 0;
+
+	close(run->go);
+	waitpid(run->pid, &status, 0);
+	close(run->ready);
+	return status;
+}
+
+/*
+ * Start a child writing @size bytes and wait until it has written them.
+ * Says what went wrong, if anything.
+ */
 static int start(struct run *run, size_t size)
 {
-	int to_parent[2], to_child[2];
+	int to_parent[2], to_child[2], status;
 	char c;
 
-	if (pipe(to_parent) || pipe(to_child))
+	if (pipe(to_parent)) {
+		perror("swap_bench: pipe");
 		return -1;
+	}
+	if (pipe(to_child)) {
+		perror("swap_bench: pipe");
+		close(to_parent[0]);
+		close(to_parent[1]);
+		return -1;
+	}
 	run->pid = fork();
 	if (!run->pid) {
 		close(to_parent[0]);
 		close(to_child[1]);
 		child(size, to_parent[1], to_child[0]);
 	}
+	if (run->pid < 0)
+		perror("swap_bench: fork");
 	close(to_parent[1]);
 	close(to_child[0]);
 	run->ready = to_parent[0];
 	run->go = to_child[1];
-	return read(run->ready, &c, 1) == 1 ? 0 : -1;
+	if (run->pid < 0) {
+		close(run->ready);
+		close(run->go);
+		return -1;
+	}
+	if (read(run->ready, &c, 1) == 1)
+		return 0;
+	/* Killed by the OOM killer when swap is short, most likely. */
+	status = stop(run);
+	fprintf(stderr, "swap_bench: the child writing %zu MiB died before it was done (%s %d)\n",
+		size >> 20, WIFSIGNALED(status) ? "signal" : "exit status",
+		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	return -1;
 }
 
+/*
+ * Start a child writing @size bytes in LIMIT, so that the rest goes to
+ * swap, then lift the limit, so that nothing more is pushed out.  NULL,
+ * or why it failed and, in @err, the errno if there is one.
+ */
+static const char *push_out(struct run *run, size_t size, int *err)
+{
+	*err = -set_limit(LIMIT);
+	if (*err)
+		return "cannot set " CGROUP "/memory.max";
+	if (start(run, size)) {
+		set_limit(0);
+		return "no child pushed out to swap";
+	}
+	*err = -set_limit(0);
+	if (*err) {
+		stop(run);
+		return "cannot lift " CGROUP "/memory.max";
+	}
+	return NULL;
+}
+
+/* The child's read-back time in microseconds, -1 if it sent none. */
 static double reread(struct run *run)
 {
 	double t = -1;
@@ -156,113 +304,363 @@ static double reread(struct run *run)
 	return t;
 }
 
-/* Closing @go ends the child wherever it waits for the parent. */
-static void stop(struct run *run)
+/*
+ * Pages swapped in so far, wherever they came from: the device, zswap
+ * (no such counter without CONFIG_ZSWAP) or GCMA copies, which @gcma
+ * counts alone.  pswpin counts device reads only, so it is not enough.
+ */
+static long swapped_in(long *gcma)
 {
-	int status;
+	long device = vmstat("pswpin"), zswap = vmstat("zswpin");
 
-	close(run->go);
-	waitpid(run->pid, &status, 0);
-	close(run->ready);
+	*gcma = read_long(GCMA_STATS "/loaded");
+	if (device < 0 || *gcma < 0)
+		return -1;
+	return device + (zswap < 0 ? 0 : zswap) + *gcma;
 }
 
-/* Microseconds per page read back after SMALL was pushed out in LIMIT. */
-static double swapin_us(int gcma_on, long *loaded)
+static void add_sample(struct samples *s, double v)
 {
-	long before = read_long(GCMA_STATS "/loaded");
+	if (s->n < MAX_ROUNDS)
+		s->v[s->n++] = v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Min, median and max of @s, NAN (printed "nan") when it is empty. */
+static void summarize(const struct samples *s, double *min, double *median,
+		      double *max)
+{
+	double v[MAX_ROUNDS];
+	int n = s->n;
+
+	if (!n) {
+		*min = *median = *max = NAN;
+		return;
+	}
+	memcpy(v, s->v, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	*min = v[0];
+	*max = v[n - 1];
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double median(const struct samples *s)
+{
+	double min, med, max;
+
+	summarize(s, &min, &med, &max);
+	return med;
+}
+
+/* One swap-in round: a fresh child pushed out, then read back timed. */
+static void swapin_round(struct swapin *m, int round)
+{
+	long before, after, gcma_before, gcma;
+	const char *why;
+	char what[32];
 	struct run run;
 	double t;
+	int err;
 
-	write_str(SWITCH, gcma_on ? "Y" : "N");
-	set_limit(LIMIT);
-	if (start(&run, SMALL))
-		return -1;
-	set_limit(0);
+	snprintf(what, sizeof(what), "swap-in, client %s", m->name);
+	err = write_str(SWITCH, m->on ? "Y" : "N");
+	if (err) {
+		failed(&m->fails, round, what, "cannot switch " SWITCH, -err);
+		return;
+	}
+	why = push_out(&run, SWAPIN_SIZE, &err);
+	if (why) {
+		failed(&m->fails, round, what, why, err);
+		goto out;
+	}
+	before = swapped_in(&gcma_before);
 	t = reread(&run);
+	after = swapped_in(&gcma);
 	stop(&run);
+	if (t < 0) {
+		failed(&m->fails, round, what, "the child sent no time", 0);
+		goto out;
+	}
+	if (before < 0 || after < 0) {
+		failed(&m->fails, round, what,
+		       "no pswpin in /proc/vmstat or no " GCMA_STATS "/loaded",
+		       0);
+		goto out;
+	}
+	if (after <= before) {
+		failed(&m->fails, round, what, "no page was swapped in", 0);
+		goto out;
+	}
+	after -= before;
+	gcma -= gcma_before;
+	/*
+	 * A round measures its side only if the pages came from where it
+	 * says: most of them from GCMA copies with the client on, none with
+	 * it off.  Otherwise the "on" figure could silently be the device's.
+	 */
+	if (m->on ? 2 * gcma < after : gcma != 0) {
+		printf("SWAPROUND round=%d what=swapin_%s pages=%ld gcma_loads=%ld not counted\n",
+		       round, m->name, after, gcma);
+		failed(&m->fails, round, what, m->on ?
+		       "fewer than half the pages came from GCMA" :
+		       "pages came from GCMA with the client off", 0);
+		goto out;
+	}
+	add_sample(&m->us, t / after);
+	add_sample(&m->pages, after);
+	add_sample(&m->gcma_pct, 100.0 * gcma / after);
+	printf("SWAPROUND round=%d what=swapin_%s pages=%ld gcma_loads=%ld us=%.0f us_per_page=%.2f\n",
+	       round, m->name, after, gcma, t, t / after);
+out:
 	write_str(SWITCH, "Y");
-	*loaded = read_long(GCMA_STATS "/loaded") - before;
-	return t < 0 ? -1 : t / (SMALL / 4096);
 }
 
-/* Average microseconds to allocate (and, untimed, free) the whole area. */
-static double grab_us(long pages, int *fails)
+/*
+ * One timed allocation of the whole area (@pages), then its release.
+ * Only the write to the alloc file is timed, as in cma_bench.
+ */
+static int alloc_area(long pages, double *us)
 {
 	char count[32];
-	double sum = 0, t0;
-	int i;
+	double t0;
+	int fd, err;
 
+	*us = -1;
 	snprintf(count, sizeof(count), "%ld", pages);
-	for (i = 0; i < ROUNDS; i++) {
-		t0 = now_us();
-		if (write_str(GCMA_AREA "/alloc", count)) {
-			(*fails)++;
-			continue;
-		}
-		sum += now_us() - t0;
-		write_str(GCMA_AREA "/free", count);
+	fd = open(GCMA_AREA "/alloc", O_WRONLY);
+	if (fd < 0)
+		return errno;
+	t0 = now_us();
+	err = write(fd, count, strlen(count)) < 0 ? errno : 0;
+	*us = now_us() - t0;
+	close(fd);
+	if (err)
+		return err;
+	err = write_str(GCMA_AREA "/free", count);
+	if (err) {
+		/* The area stays taken: no later round could measure it. */
+		fprintf(stderr, "swap_bench: cannot free the %ld pages of " GCMA_AREA ": %s\n",
+			pages, strerror(-err));
+		exit(1);
 	}
-	return i > *fails ? sum / (i - *fails) : -1;
+	return 0;
 }
 
-int main(void)
+/*
+ * One whole-area round, counted only if the area is as full (or as empty)
+ * as the round is meant to find it.  The fill level is kept whatever the
+ * outcome: it is the share of the area that swap took.
+ */
+static void alloc_round(struct alloc *m, int round, long area_pages)
 {
-	long area_pages = read_long(GCMA_AREA "/count"), loaded_on, loaded_off;
-	long cached, discarded;
-	double on, off, full, empty;
-	struct run run;
-	int fails = 0;
+	long cached = read_long(GCMA_STATS "/cached");
+	long discarded = read_long(GCMA_STATS "/discarded");
+	double fill = 100.0 * cached / area_pages, us;
+	char what[32];
+	int err;
 
-	if (area_pages <= 0 || read_long(GCMA_STATS "/cached") < 0) {
-		printf("swap_bench: no GCMA area or no swap client\n");
+	snprintf(what, sizeof(what), "allocation, area %s", m->name);
+	if (cached < 0 || discarded < 0) {
+		failed(&m->fails, round, what,
+		       "cannot read " GCMA_STATS "/cached or discarded", 0);
+		return;
+	}
+	add_sample(&m->fill_pct, fill);
+	err = alloc_area(area_pages, &us);
+	discarded = read_long(GCMA_STATS "/discarded") - discarded;
+	printf("SWAPROUND round=%d what=alloc_%s cached=%ld fill_pct=%.1f discarded=%ld us=%.1f\n",
+	       round, m->name, cached, fill, discarded, err ? NAN : us);
+	if (err) {
+		failed(&m->fails, round, what,
+		       "cannot allocate the whole area", err);
+		return;
+	}
+	if (m->full ? fill < FULL_PCT : fill > EMPTY_PCT) {
+		failed(&m->fails, round, what, m->full ?
+		       "the area was not full: not counted" :
+		       "the area was not empty: not counted", 0);
+		return;
+	}
+	add_sample(&m->us, us);
+}
+
+/*
+ * Fill the area with the copies of a fresh child's swapped-out pages, time
+ * the allocation of the whole area, then again with the area empty.
+ */
+static void alloc_rounds(struct alloc *full, struct alloc *empty, int round,
+			 long area_pages)
+{
+	size_t area = area_pages * page_size, size = LIMIT + area + area / 16;
+	const char *why;
+	struct run run;
+	int err;
+
+	why = push_out(&run, size, &err);
+	if (why) {
+		failed(&full->fails, round, "allocation, area full", why, err);
+		failed(&empty->fails, round, "allocation, area empty",
+		       "not run, as the area could not be filled first", 0);
+		return;
+	}
+	alloc_round(full, round, area_pages);
+	alloc_round(empty, round, area_pages);
+	stop(&run);
+}
+
+/* " key_min=.. key_median=.. key_max=..", the key made from @fmt. */
+__attribute__((format(printf, 2, 3)))
+static void print_stats(const struct samples *s, const char *fmt, ...)
+{
+	double min, med, max;
+	char key[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	summarize(s, &min, &med, &max);
+	printf(" %s_min=%.2f %s_median=%.2f %s_max=%.2f", key, min, key, med,
+	       key, max);
+}
+
+/* A row of the table: rounds that counted, failures, min, median, max. */
+static void print_row(const char *label, const struct samples *s, int fails,
+		      int rounds)
+{
+	double min, med, max;
+
+	summarize(s, &min, &med, &max);
+	printf("  %-22s %2d/%-2d %5d %10.1f %10.1f %10.1f", label, s->n,
+	       rounds, fails, min, med, max);
+}
+
+static void report(struct swapin *si, struct alloc *al, int rounds,
+		   long area_pages)
+{
+	double on = median(&si[0].us), off = median(&si[1].us);
+	double full = median(&al[0].us), empty = median(&al[1].us);
+	int i;
+
+	printf("\nswap-in of a page (us), %lu MiB written in %lu MiB per round:\n",
+	       SWAPIN_SIZE >> 20, LIMIT >> 20);
+	printf("  %-22s %5s %5s %10s %10s %10s %7s %6s\n", "", "ok", "fails",
+	       "min", "median", "max", "pages", "GCMA");
+	for (i = 0; i < 2; i++) {
+		print_row(i ? "client off" : "client on", &si[i].us,
+			  si[i].fails, rounds);
+		printf(" %7.0f %5.1f%%\n", median(&si[i].pages),
+		       median(&si[i].gcma_pct));
+	}
+	printf("  %-22s %45.2f\n", "off / on (medians)", off / on);
+
+	printf("whole-area allocation of %ld pages (us):\n", area_pages);
+	printf("  %-22s %5s %5s %10s %10s %10s  %14s\n", "", "ok", "fails",
+	       "min", "median", "max", "cached min-max");
+	for (i = 0; i < 2; i++) {
+		double min, med, max;
+
+		summarize(&al[i].fill_pct, &min, &med, &max);
+		print_row(i ? "empty" : "full of cached pages", &al[i].us,
+			  al[i].fails, rounds);
+		printf("  %6.1f-%5.1f%%\n", min, max);
+	}
+	printf("  %-22s %45.2f\n\n", "full / empty (medians)", full / empty);
+
+	printf("SWAPBENCH rounds=%d area_pages=%ld limit_mib=%lu swapin_mib=%lu\n",
+	       rounds, area_pages, LIMIT >> 20, SWAPIN_SIZE >> 20);
+	for (i = 0; i < 2; i++) {
+		printf("SWAPBENCH swapin_%s_rounds=%d", si[i].name, si[i].us.n);
+		print_stats(&si[i].us, "swapin_%s_us_per_page", si[i].name);
+		print_stats(&si[i].pages, "swapin_%s_pages", si[i].name);
+		print_stats(&si[i].gcma_pct, "swapin_%s_gcma_pct", si[i].name);
+		printf(" failures_swapin_%s=%d\n", si[i].name, si[i].fails);
+	}
+	printf("SWAPBENCH ratio_off_on_median=%.2f\n", off / on);
+	for (i = 0; i < 2; i++) {
+		printf("SWAPBENCH alloc_%s_rounds=%d", al[i].name, al[i].us.n);
+		print_stats(&al[i].us, "alloc_%s_us", al[i].name);
+		print_stats(&al[i].fill_pct, "%s_fill_pct", al[i].name);
+		printf(" failures_%s=%d\n", al[i].name, al[i].fails);
+	}
+	printf("SWAPBENCH ratio_full_empty_median=%.2f\n", full / empty);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: swap_bench [-r ROUNDS (1-%d)]\n", MAX_ROUNDS);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct swapin si[2] = { { .name = "on", .on = 1 }, { .name = "off" } };
+	struct alloc al[2] = {
+		{ .name = "full", .full = 1 }, { .name = "empty" },
+	};
+	double t0 = now_us(), t, longest = 0;
+	int rounds = ROUNDS, opt, r, i, bad = 0;
+	long area_pages;
+
+	/* stdout may be a file: keep each line of a killed run. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "r:")) != -1) {
+		if (opt != 'r')
+			usage();
+		rounds = atoi(optarg);
+	}
+	if (rounds < 1 || rounds > MAX_ROUNDS || optind != argc)
+		usage();
+
+	page_size = sysconf(_SC_PAGESIZE);
+	area_pages = read_long(GCMA_AREA "/count");
+	if (area_pages <= 0 || read_long(GCMA_STATS "/cached") < 0 ||
+	    access(SWITCH, W_OK)) {
+		fprintf(stderr, "swap_bench: no GCMA area (" GCMA_AREA
+			"), no swap client (" GCMA_STATS ") or no " SWITCH "\n");
 		return 1;
 	}
 	write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
-	mkdir(CGROUP, 0755);
-	if (system("mkswap " SWAP_DEV " >/dev/null 2>&1") ||
-	    swapon(SWAP_DEV, 0)) {
-		printf("swap_bench: cannot swap on %s\n", SWAP_DEV);
+	if (mkdir(CGROUP, 0755) && errno != EEXIST) {
+		fprintf(stderr, "swap_bench: cannot create " CGROUP ": %s\n",
+			strerror(errno));
 		return 1;
 	}
-
-	/* 1. Swap-in latency, GCMA hit against device read. */
-	on = swapin_us(1, &loaded_on);
-	off = swapin_us(0, &loaded_off);
-
-	/* 2 and 3: under pressure, the area fills; take it, then empty. */
-	set_limit(LIMIT);
-	if (start(&run, LARGE))
+	if (system("mkswap " SWAP_DEV " >/dev/null 2>&1") ||
+	    swapon(SWAP_DEV, 0)) {
+		fprintf(stderr, "swap_bench: cannot swap on " SWAP_DEV "\n");
 		return 1;
-	cached = read_long(GCMA_STATS "/cached");
-	discarded = read_long(GCMA_STATS "/discarded");
-	full = grab_us(area_pages, &fails);
-	discarded = read_long(GCMA_STATS "/discarded") - discarded;
-	stop(&run);
-	set_limit(0);
-	empty = grab_us(area_pages, &fails);
-	swapoff(SWAP_DEV);
+	}
+	printf("# %d rounds of: swap-in client on, off; whole-area (%ld pages) allocation full, empty\n",
+	       rounds, area_pages);
 
-	printf("swap-in of a page, after %lu MiB were pushed out of %lu MiB:\n",
-	       (SMALL - LIMIT) >> 20, LIMIT >> 20);
-	printf("  from GCMA copies   %8.1f us/page (%ld GCMA loads)\n", on,
-	       loaded_on);
-	printf("  from %s      %8.1f us/page (%ld GCMA loads)\n", SWAP_DEV, off,
-	       loaded_off);
-	printf("  device / GCMA      %8.1f\n", off / on);
-	printf("GCMA area used as swap cache under pressure: %ld of %ld pages (%.0f%%)\n",
-	       cached, area_pages, 100.0 * cached / area_pages);
-	printf("allocating the whole area (%ld pages), %d rounds:\n",
-	       area_pages, ROUNDS);
-	printf("  full of cached pages (%ld cached, %ld dropped)  %10.1f us\n",
-	       cached, discarded, full);
-	printf("  empty                                   %10.1f us\n", empty);
-	printf("  full / empty                            %10.1f\n", full / empty);
-	printf("SWAPBENCH swapin_gcma_us=%.1f swapin_device_us=%.1f ratio=%.2f\n",
-	       on, off, off / on);
-	printf("SWAPBENCH cache_max_pages=%ld area_pages=%ld share=%.3f\n",
-	       cached, area_pages, (double)cached / area_pages);
-	printf("SWAPBENCH grab_full_us=%.1f grab_empty_us=%.1f ratio=%.2f fails=%d\n",
-	       full, empty, full / empty, fails);
+	for (r = 1; r <= rounds; r++) {
+		t = now_us();
+		if (r > 1 && t - t0 + longest > BUDGET_US) {
+			printf("# stopped after %d of %d rounds: one more would end past the %.0f s budget\n",
+			       r - 1, rounds, BUDGET_US / 1e6);
+			break;
+		}
+		/* on, off in odd rounds, off, on in even ones */
+		swapin_round(&si[!(r & 1)], r);
+		swapin_round(&si[r & 1], r);
+		alloc_rounds(&al[0], &al[1], r, area_pages);
+		t = now_us() - t;
+		if (t > longest)
+			longest = t;
+		printf("# round %d took %.1f s\n", r, t / 1e6);
+	}
+	swapoff(SWAP_DEV);
 	rmdir(CGROUP);
-	return fails || on < 0 || off < 0 ? 1 : 0;
+
+	report(si, al, r - 1, area_pages);
+	for (i = 0; i < 2; i++)
+		bad |= si[i].fails || !si[i].us.n || al[i].fails || !al[i].us.n;
+	return bad;
 }

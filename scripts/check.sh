@@ -31,12 +31,16 @@ tally() {
 	nfail=$((nfail + $(grep -c '^FAIL: ' "$1")))
 }
 finish() {
-	echo "check: $base_line"
+	trap - EXIT
+	echo "check: ${base_line:-base: unknown}"
 	echo "check: logs in build/logs/, took $(($(now) - t_start))s"
 	echo "$npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
 	exit
 }
+# Whatever ends the run early (a die of lib.sh, a signal), it still ends
+# with the counts, and what stopped it counts as a failure.
+trap 'nfail=$((nfail + 1)); echo "FAIL: check stopped early (above)"; finish' EXIT
 trap 'echo "check: interrupted"; exit 130' INT TERM HUP
 
 t_start=$(now)
@@ -125,6 +129,7 @@ warnings() {
 		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s/^(\.\.\/)+//' | sort -u
 	return $_rc
 }
+t0=$(now)
 if [ "$scope" = quick ]; then
 	:
 elif [ -z "$top_built" ]; then
@@ -158,14 +163,17 @@ else
 		git -C "$CHECK_TREE" checkout -q "$top"
 	fi
 	nfiles=$(echo $files | wc -w)
-	if [ -z "$w1ok" ]; then
+	ntouched=$(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' | wc -l)
+	if [ "$nfiles" -eq 0 ] && [ "$ntouched" -gt 0 ]; then
+		fail "W=1 + sparse: the series changes $ntouched .c files, the config builds none of them"
+	elif [ -z "$w1ok" ]; then
 		fail "W=1 + sparse: a build failed (logs: build/logs/w1-*.log)"
 		cat "$new"
 	elif [ -s "$new" ]; then
 		fail "W=1 + sparse: $(wc -l <"$new") new warnings in $nfiles files"
 		cat "$new"
 	else
-		pass "W=1 + sparse: no new warnings in $nfiles changed .c files"
+		pass "W=1 + sparse: no new warnings in $nfiles changed .c files ($(($(now) - t0))s)"
 	fi
 fi
 
@@ -199,9 +207,24 @@ ksft_list=$initrd.d/root/selftests/kselftest-list.txt
 echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 	"$(sed 's/^[^:]*://' "$ksft_list" 2>/dev/null | tr '\n' ' ')"
 
-# What the console must never show.  Lockdep reports start with WARNING:
-# or BUG:; "RCU lockdep checking is enabled" is not one.
-splat='WARNING:|(^|[^A-Z_])BUG:|Oops|Kernel panic|possible circular locking|INFO: task .* blocked|general protection|UBSAN:|KASAN:|rcu: INFO:|rcu_.*detected stall|self-detected stall|soft lockup|hard LOCKUP|page allocation failure'
+# The guest's time limit, unless GCMA_VM_TIMEOUT is set: every kselftest
+# may take its whole timeout (the runner's, as guest/init computes it)
+# before the runner stops it, plus 15 minutes for the boot and KUnit.
+if [ -z "${GCMA_VM_TIMEOUT:-}" ]; then
+	per_test=$(sed -n 's/^timeout=//p' "$initrd.d/root/selftests/gcma/settings" 2>/dev/null)
+	mult=4
+	[ "${GCMA_KVM:-0}" = 1 ] && mult=1
+	GCMA_VM_TIMEOUT=$(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${per_test:-45} * mult + 900 ))
+	export GCMA_VM_TIMEOUT
+fi
+
+# What ends a boot: the kernel's reports of a hang or a crash.
+fatal='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stalls? on CPU|self-detected stall|Kernel panic|Oops|kernel BUG at|(^|[^A-Z_])BUG:|general protection'
+# What the console must never show: those, WARN()'s "WARNING: CPU: N PID:"
+# and lockdep's "WARNING: possible ..." (not the CPU-bug lines
+# "RETBleed: WARNING: Spectre ..." of some hosts), any other stack dump,
+# KASAN, UBSAN, page allocation failures, and a GCMA page lost for good.
+splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: .*leaking it|gcma: .*does not give its pages back"
 
 # boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
 boot_failure() {
@@ -209,7 +232,7 @@ boot_failure() {
 		echo "QEMU did not boot the kernel: $(tail -n 2 "$2" 2>/dev/null | tr '\n' ' ')"
 		return
 	fi
-	_why=$(tr -d '\r' <"$1" | grep -m1 -E 'INFO: task .* blocked|soft lockup|hard LOCKUP|detected stall|Kernel panic|Oops|(^|[^A-Z_])BUG:|general protection')
+	_why=$(tr -d '\r' <"$1" | grep -m1 -E "$fatal")
 	if [ -n "$_why" ]; then
 		echo "the kernel reported: $_why"
 	elif grep -q 'did not finish within' "$2" 2>/dev/null; then
@@ -257,9 +280,11 @@ boot_tests() {
 	if [ ! -f "$ksft_list" ]; then
 		echo "$tag: the series has no kselftests"
 	else
-		sh "$ROOT/scripts/ksft_results.sh" "$LOGS/kselftests-$tag.txt" "$ksft_list" |
-			sed "s/^\(PASS\|FAIL\): /\1: $tag /" >"$CHECK/ksft-$tag.items"
-		tally "$CHECK/ksft-$tag.items"
+		sh "$ROOT/scripts/ksft_results.sh" "$LOGS/kselftests-$tag.txt" "$ksft_list" \
+			>"$CHECK/ksft-$tag.items" 2>&1 ||
+			echo "FAIL: $tag kselftests: scripts/ksft_results.sh failed" >>"$CHECK/ksft-$tag.items"
+		sed "s/^\(PASS\|FAIL\): /\1: $tag /" "$CHECK/ksft-$tag.items" >"$CHECK/ksft-$tag.tagged"
+		tally "$CHECK/ksft-$tag.tagged"
 	fi
 
 	if ! grep -qE "$splat" "$console"; then

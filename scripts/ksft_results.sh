@@ -17,14 +17,17 @@ set -u
 
 awk -v listfile="$2" '
 function fail(msg) { print "FAIL: " msg }
-# explain: the last lines the failing program printed, "#"-prefixed.
-function explain(   i, from) {
-	from = nlog > 30 ? nlog - 29 : 1
+# explain(since): what the failing program printed after line since of
+# its log (its previous result), 30 lines at most.
+function explain(since,   i, from) {
+	from = since + 1
+	if (nlog - from >= 30)
+		from = nlog - 29
 	for (i = from; i <= nlog; i++)
 		print "    " logl[i]
 }
 function begin_prog(name) {
-	prog = name; nres = 0; nbad = 0; nskip = 0; plan = -1; nlog = 0
+	prog = name; nres = 0; nbad = 0; nskip = 0; plan = -1; nlog = 0; lastres = 0
 }
 BEGIN {
 	nexp = 0
@@ -49,13 +52,14 @@ BEGIN {
 		desc = line
 		sub(/^(not )?ok [0-9]+ (- )?/, "", desc)
 		if (line ~ /^not ok/) {
-			fail("kselftest " prog ": " desc); explain(); nbad++
+			fail("kselftest " prog ": " desc); explain(lastres); nbad++
 		} else if (line ~ /# [Ss][Kk][Ii][Pp]/) {
 			fail("kselftest " prog ": " desc " (a skip is a failure here)")
-			explain(); nskip++
+			explain(lastres); nskip++
 		} else {
 			print "PASS: kselftest " prog ": " desc
 		}
+		lastres = nlog
 	}
 	next
 }
@@ -68,16 +72,16 @@ BEGIN {
 	if ($0 ~ /^not ok/) {
 		fail("kselftest " name ":" (verdict == "" ? " failed" : verdict) \
 			" (after " nres " TAP results)")
-		explain()
+		explain(0)
 	} else if ($0 ~ /# SKIP/) {
 		fail("kselftest " name ": skipped (exit 4; a skip is a failure here)")
-		explain()
+		explain(0)
 	} else if (plan < 0) {
 		fail("kselftest " name ": exited 0 without a TAP plan (1..N)")
-		explain()
+		explain(0)
 	} else if (plan != nres) {
 		fail("kselftest " name ": plan 1.." plan " but " nres " results")
-		explain()
+		explain(0)
 	} else if (nbad == 0 && nskip == 0) {
 		print "PASS: kselftest " name ": exit 0, " nres "/" plan " results"
 	}
@@ -96,7 +100,7 @@ END {
 		if (order[i] == prog) {
 			fail("kselftest " prog ": no result, it was running " \
 				"when the output ended")
-			explain()
+			explain(0)
 		} else {
 			fail("kselftest " order[i] ": listed, but it never ran")
 		}

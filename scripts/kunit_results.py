@@ -56,16 +56,21 @@ def main():
 			print(f'FAIL: kunit suite {suite.name or "?"}: not one of the '
 			      f'expected suites ({" ".join(expected)})')
 			continue
-		ran = len([c for c in suite.subtests if c.name])
-		if suite.expected_count is not None and ran != suite.expected_count:
+		# A case the plan promised but that never reported is a nameless
+		# crashed subtest to the parser: said once, as the plan mismatch.
+		cases = [c for c in suite.subtests if c.name]
+		short = False
+		if suite.expected_count is not None and \
+		   len(cases) != suite.expected_count:
 			print(f'FAIL: kunit suite {suite.name}: its plan says '
-			      f'{suite.expected_count} cases, {ran} reported')
+			      f'{suite.expected_count} cases, {len(cases)} reported')
 			explain(suite.log)
+			short = True
 		if not suite.subtests:
 			print(f'FAIL: kunit suite {suite.name}: no case ran '
 			      f'({suite.status.name})')
 			explain(suite.log)
-		for case in suite.subtests:
+		for case in cases:
 			name = f'kunit {suite.name}.{case.name or "?"}'
 			if case.status == TestStatus.SUCCESS:
 				print(f'PASS: {name}')
@@ -78,6 +83,11 @@ def main():
 		if suite.counts.errors and suite.status == TestStatus.SUCCESS:
 			print(f'FAIL: kunit suite {suite.name}: the KTAP parser '
 			      f'found {suite.counts.errors} errors (see the report)')
+		elif not short and cases and all(c.status == TestStatus.SUCCESS for c in cases) \
+		     and suite.status != TestStatus.SUCCESS:
+			print(f'FAIL: kunit suite {suite.name}: every case passed, '
+			      f'but the suite reports {suite.status.name}')
+			explain(suite.log)
 	if main_test.expected_count is not None and \
 	   main_test.expected_count != len(main_test.subtests):
 		print(f'FAIL: kunit: the plan says {main_test.expected_count} '

@@ -20,7 +20,7 @@ HARNESS_EMAIL="gcma@localhost"
 
 # ccache: fixed paths under build/ plus a base dir make hits survive a new
 # clone of this repository at another path.
-: "${CCACHE_DIR:=$HOME/.cache/ccache}"
+: "${CCACHE_DIR:=${HOME:-/root}/.cache/ccache}"
 CCACHE_BASEDIR=$ROOT
 CCACHE_NOHASHDIR=1
 export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
@@ -140,20 +140,26 @@ kconfig() {
 		make -s -C "$_tree" O="$_kdir" olddefconfig
 	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
 
-	# Every CONFIG_X=value of the fragments must survive if X exists in
-	# this tree (GCMA symbols only exist once the series adds them); the
-	# required symbols must always be =y.
+	# Every CONFIG_X=value of the fragments must survive.  A symbol of
+	# config/ that this tree does not define is let pass (GCMA symbols
+	# only exist once the series adds them); the in-tree fragments come
+	# with the tree, so a symbol of theirs that it does not define is a
+	# typo.  The required symbols must always be =y.
 	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
 		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
 	_bad=
 	for _s in $REQUIRED_SYMS; do
 		grep -qx "CONFIG_$_s=y" "$_kdir/.config" || _bad="$_bad CONFIG_$_s"
 	done
-	for _set in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*=[^[:space:]]*\)$/\1/p' $_frags | sort -u); do
-		grep -qxF "$_set" "$_kdir/.config" && continue
-		_s=${_set%%=*}
-		grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue
-		_bad="$_bad $_set"
+	for _f in $_frags; do
+		for _set in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*=[^[:space:]]*\)$/\1/p' "$_f"); do
+			grep -qxF "$_set" "$_kdir/.config" && continue
+			_s=${_set%%=*}
+			case $_f in "$ROOT"/config/*)
+				grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue ;;
+			esac
+			_bad="$_bad $_set"
+		done
 	done
 	if [ -n "$_bad" ]; then
 		warn "merged .config lacks (dependencies missing?):$_bad"
@@ -195,7 +201,7 @@ validate_settings() {
 	_bad=
 	_want() {	# NAME VALUE REGEX WHAT
 		printf '%s\n' "$2" | grep -qxE "$3" && return 0
-		warn "error: $1='$2': $4"
+		warn "error: $1=$2: $4"
 		_bad=1
 	}
 	_want GCMA_VM_MEM "${GCMA_VM_MEM:-1G}" '[1-9][0-9]*[MG]' \
@@ -217,6 +223,12 @@ validate_settings() {
 	_want GCMA_BENCH_ROUNDS "${GCMA_BENCH_ROUNDS:-32}" '[1-9][0-9]{0,3}' \
 		"rounds per size, 1 to 9999"
 	_want GCMA_BENCH_FILL "${GCMA_BENCH_FILL:-0}" '[0-9]+' "MiB, 0 or more"
+	_want GCMA_RUN_TREE "${GCMA_RUN_TREE:-patches}" 'patches|linux' \
+		"linux (boot build/linux) or unset (boot patches/)"
+	if [ "${GCMA_KVM:-0}" = 1 ] && [ ! -w /dev/kvm ]; then
+		warn "error: GCMA_KVM=1, but /dev/kvm is missing or not writable"
+		_bad=1
+	fi
 	[ -z "$_bad" ] || die "fix the settings above (README.md, Settings)"
 }
 

@@ -25,7 +25,11 @@ case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 timeout=${GCMA_VM_TIMEOUT:-1200}
 accel="-accel tcg"
-[ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
+ksft_mult=4	# TCG is slow: the kselftests get 4 times their settings' timeout
+if [ "${GCMA_KVM:-0}" = 1 ]; then
+	accel="-accel kvm -cpu host"
+	ksft_mult=1
+fi
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
@@ -37,7 +41,7 @@ drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
-append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ${GCMA_VM_APPEND:-}"
+append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ksft_timeout_mult=$ksft_mult ${GCMA_VM_APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
@@ -49,7 +53,10 @@ fi
 say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
 # In the background, so that a signal to this script (Ctrl-C, a killed
 # make) can end QEMU at once: the trap stops it and waits for it.
-# --foreground keeps timeout in our process group.
+# --foreground keeps timeout in our process group.  The trap is set first,
+# so that no signal can fall between the start and the trap.
+qemu=
+trap '[ -n "$qemu" ] && { kill -TERM $qemu 2>/dev/null; wait $qemu; }; warn "interrupted: QEMU stopped"; exit 130' INT TERM HUP
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel \
 	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
 	-nographic -monitor none -no-reboot \
@@ -57,7 +64,6 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel \
 	-serial "file:$console" -serial "file:$results" \
 	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1 &
 qemu=$!
-trap 'kill -TERM $qemu 2>/dev/null; wait $qemu; warn "interrupted: QEMU stopped"; exit 130' INT TERM HUP
 wait $qemu
 rc=$?
 trap - INT TERM HUP

@@ -6,6 +6,8 @@ set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
+validate_settings
+
 if [ "${GCMA_RUN_TREE:-}" = linux ]; then
 	tree=$BUILD/linux obj=$BUILD/obj-linux out=$BUILD/run-linux
 	[ -d "$tree/.git" ] || die "no build/linux (run 'make tree')"
