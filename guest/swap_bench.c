@@ -8,11 +8,12 @@
  * 1. Swap-in latency, client on.  A fresh child in a cgroup with
  *    memory.max = 32 MiB writes 64 MiB, so that about 32 MiB go to swap
  *    (and, the client on, to GCMA copies).  The limit is then lifted and
- *    the child reads one word of every page back, timed by itself.  The
- *    pages swapped in meanwhile are counted, readahead included, as those
- *    read from the device (pswpin in /proc/vmstat, which counts device
- *    reads only), from zswap (zswpin) and from GCMA copies (the client's
- *    "loaded" counter); the read-back time is divided by that count.
+ *    the child reads one word of every page back, timed by itself.  Swap
+ *    readahead is off (vm.page-cluster = 0, restored at the end), so each
+ *    page swapped in is one major fault of the child; the read-back time
+ *    is divided by the child's major faults meanwhile (/proc/PID/stat:
+ *    the test kernel has no VM event counters, so no pswpin), and the
+ *    client's "loaded" counter says how many came from GCMA copies.
  * 2. The same with the client off (switched before the child starts), so
  *    that the pages come back from the swap device.  Odd rounds measure
  *    on then off, even rounds off then on.  An "on" round counts only if
@@ -67,6 +68,7 @@
 #define GCMA_AREA	"/sys/kernel/debug/cma/gcma"
 #define SWITCH		"/sys/module/gcma/parameters/swap_enabled"
 #define SWAP_DEV	"/dev/vda"
+#define PAGE_CLUSTER	"/proc/sys/vm/page-cluster"
 #define LIMIT		(32UL << 20)
 #define SWAPIN_SIZE	(64UL << 20)
 #define ROUNDS		5
@@ -124,25 +126,6 @@ static long read_long(const char *path)
 		fclose(f);
 	}
 	return val;
-}
-
-/* A counter of /proc/vmstat, -1 if it has none of that name. */
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long val;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &val) == 2) {
-		if (!strcmp(key, name)) {
-			fclose(f);
-			return val;
-		}
-	}
-	fclose(f);
-	return -1;
 }
 
 static double now_us(void)
@@ -305,18 +288,28 @@ static double reread(struct run *run)
 }
 
 /*
- * Pages swapped in so far, wherever they came from: the device, zswap
- * (no such counter without CONFIG_ZSWAP) or GCMA copies, which @gcma
- * counts alone.  pswpin counts device reads only, so it is not enough.
+ * Pages @pid swapped in so far: its major faults (field 12 of
+ * /proc/PID/stat), one per page with swap readahead off.  @gcma gets the
+ * client's count of pages loaded from GCMA copies.
  */
-static long swapped_in(long *gcma)
+static long swapped_in(pid_t pid, long *gcma)
 {
-	long device = vmstat("pswpin"), zswap = vmstat("zswpin");
+	char path[64], buf[512], *p;
+	long majflt = -1;
+	FILE *f;
 
 	*gcma = read_long(GCMA_STATS "/loaded");
-	if (device < 0 || *gcma < 0)
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
 		return -1;
-	return device + (zswap < 0 ? 0 : zswap) + *gcma;
+	/* The command name may hold spaces: count fields after its ')'. */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %ld",
+		   &majflt) != 1)
+		majflt = -1;
+	fclose(f);
+	return *gcma < 0 ? -1 : majflt;
 }
 
 static void add_sample(struct samples *s, double v)
@@ -379,9 +372,9 @@ static void swapin_round(struct swapin *m, int round)
 		failed(&m->fails, round, what, why, err);
 		goto out;
 	}
-	before = swapped_in(&gcma_before);
+	before = swapped_in(run.pid, &gcma_before);
 	t = reread(&run);
-	after = swapped_in(&gcma);
+	after = swapped_in(run.pid, &gcma);
 	stop(&run);
 	if (t < 0) {
 		failed(&m->fails, round, what, "the child sent no time", 0);
@@ -389,7 +382,7 @@ static void swapin_round(struct swapin *m, int round)
 	}
 	if (before < 0 || after < 0) {
 		failed(&m->fails, round, what,
-		       "no pswpin in /proc/vmstat or no " GCMA_STATS "/loaded",
+		       "cannot read the child's major faults or " GCMA_STATS "/loaded",
 		       0);
 		goto out;
 	}
@@ -606,7 +599,8 @@ int main(int argc, char **argv)
 	};
 	double t0 = now_us(), t, longest = 0;
 	int rounds = ROUNDS, opt, r, i, bad = 0;
-	long area_pages;
+	long area_pages, page_cluster;
+	char val[32];
 
 	/* stdout may be a file: keep each line of a killed run. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -630,6 +624,12 @@ int main(int argc, char **argv)
 	if (mkdir(CGROUP, 0755) && errno != EEXIST) {
 		fprintf(stderr, "swap_bench: cannot create " CGROUP ": %s\n",
 			strerror(errno));
+		return 1;
+	}
+	/* One major fault per page swapped in; put back at the end. */
+	page_cluster = read_long(PAGE_CLUSTER);
+	if (page_cluster < 0 || write_str(PAGE_CLUSTER, "0")) {
+		fprintf(stderr, "swap_bench: cannot turn swap readahead off (" PAGE_CLUSTER ")\n");
 		return 1;
 	}
 	if (system("mkswap " SWAP_DEV " >/dev/null 2>&1") ||
@@ -657,6 +657,8 @@ int main(int argc, char **argv)
 		printf("# round %d took %.1f s\n", r, t / 1e6);
 	}
 	swapoff(SWAP_DEV);
+	snprintf(val, sizeof(val), "%ld", page_cluster);
+	write_str(PAGE_CLUSTER, val);
 	rmdir(CGROUP);
 
 	report(si, al, r - 1, area_pages);
