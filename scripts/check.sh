@@ -23,12 +23,18 @@ case $scope in full|quick) ;; *) die "GCMA_CHECK_SCOPE=$scope: full or quick" ;;
 npass=0 nfail=0
 pass() { npass=$((npass + 1)); echo "PASS: $*"; }
 fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
-# tally FILE: print the PASS:/FAIL: items (and their explanations) of FILE
-# and count them.
-tally() {
-	cat "$1"
-	npass=$((npass + $(grep -c '^PASS: ' "$1")))
-	nfail=$((nfail + $(grep -c '^FAIL: ' "$1")))
+# judge TAG NAME COMMAND...: run a judge (scripts/*_results.*), which
+# prints "PASS: ..." and "FAIL: ..." items with their explanations; show
+# them named after TAG and count them.  A judge that fails is a failure.
+judge() {
+	_items=$CHECK/$2-$1.items
+	_tag=$1 _name=$2
+	shift 2
+	"$@" >"$_items" 2>&1 || echo "FAIL: $_name: the judge ${2##*/} failed" >>"$_items"
+	sed -i "s/^\(PASS\|FAIL\): /\1: $_tag /" "$_items"
+	cat "$_items"
+	npass=$((npass + $(grep -c '^PASS: ' "$_items")))
+	nfail=$((nfail + $(grep -c '^FAIL: ' "$_items")))
 }
 finish() {
 	trap - EXIT
@@ -212,9 +218,7 @@ echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 # before the runner stops it, plus 15 minutes for the boot and KUnit.
 if [ -z "${GCMA_VM_TIMEOUT:-}" ]; then
 	per_test=$(sed -n 's/^timeout=//p' "$initrd.d/root/selftests/gcma/settings" 2>/dev/null)
-	mult=4
-	[ "${GCMA_KVM:-0}" = 1 ] && mult=1
-	GCMA_VM_TIMEOUT=$(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${per_test:-45} * mult + 900 ))
+	GCMA_VM_TIMEOUT=$(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${per_test:-45} * $(ksft_timeout_mult) + 900 ))
 	export GCMA_VM_TIMEOUT
 fi
 
@@ -242,13 +246,12 @@ boot_failure() {
 	fi
 }
 
-# boot_tests TAG KERNEL CONFIG [APPEND]: boot KERNEL (built with the
-# .config file CONFIG) with the initramfs and APPEND added to its command
-# line; judge its KUnit suites, kselftests and console as items named
+# boot_tests TAG KERNEL [APPEND]: boot KERNEL with the initramfs and
+# APPEND added to its command line; judge its KUnit suites, kselftests and console as items named
 # after TAG.  Logs in build/logs/*-TAG.*.  When the guest does not finish,
 # that is one failure with its reason, and nothing else is judged.
 boot_tests() {
-	tag=$1 kernel=$2 config=$3 append=${4:-}
+	tag=$1 kernel=$2 append=${3:-}
 	t0=$(now)
 	console=$LOGS/console-$tag.log
 	results=$LOGS/results-$tag.txt
@@ -269,22 +272,16 @@ boot_tests() {
 	fi
 	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
 
-	"$PYTHON" "$ROOT/scripts/kunit_results.py" "$CHECK_TREE" "$console" \
-		"$LOGS/kunit-$tag.txt" $suites >"$CHECK/kunit-$tag.items" 2>&1 ||
-		echo "FAIL: $tag kunit: scripts/kunit_results.py failed" >>"$CHECK/kunit-$tag.items"
-	sed "s/^\(PASS\|FAIL\): /\1: $tag /" "$CHECK/kunit-$tag.items" >"$CHECK/kunit-$tag.tagged"
-	tally "$CHECK/kunit-$tag.tagged"
+	judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
+		"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
 
 	tr -d '\r' <"$results" |
 		sed -n '/^### BEGIN kselftests$/,/^### END kselftests/p' >"$LOGS/kselftests-$tag.txt"
 	if [ ! -f "$ksft_list" ]; then
 		echo "$tag: the series has no kselftests"
 	else
-		sh "$ROOT/scripts/ksft_results.sh" "$LOGS/kselftests-$tag.txt" "$ksft_list" \
-			>"$CHECK/ksft-$tag.items" 2>&1 ||
-			echo "FAIL: $tag kselftests: scripts/ksft_results.sh failed" >>"$CHECK/ksft-$tag.items"
-		sed "s/^\(PASS\|FAIL\): /\1: $tag /" "$CHECK/ksft-$tag.items" >"$CHECK/ksft-$tag.tagged"
-		tally "$CHECK/ksft-$tag.tagged"
+		judge "$tag" kselftests sh "$ROOT/scripts/ksft_results.sh" \
+			"$LOGS/kselftests-$tag.txt" "$ksft_list"
 	fi
 
 	if ! grep -qE "$splat" "$console"; then
@@ -295,7 +292,7 @@ boot_tests() {
 	fi
 }
 
-boot_tests test "$CHECK/bzImage" "$CHECK/config"
+boot_tests test "$CHECK/bzImage"
 [ "$scope" = quick ] && finish
 
 # f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
@@ -305,8 +302,7 @@ git -C "$CHECK_TREE" checkout -q "$top"
 if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
 	pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
 	# Smaller areas keep the swap tests short under KASAN and lockdep.
-	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "$DEBUG_OBJ/.config" \
-		"cma=32M gcma=32M"
+	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "cma=32M gcma=32M"
 else
 	fail "debug build (log: build/logs/build-debug.log)"
 fi

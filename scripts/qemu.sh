@@ -25,11 +25,7 @@ case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 timeout=${GCMA_VM_TIMEOUT:-1200}
 accel="-accel tcg"
-ksft_mult=4	# TCG is slow: the kselftests get 4 times their settings' timeout
-if [ "${GCMA_KVM:-0}" = 1 ]; then
-	accel="-accel kvm -cpu host"
-	ksft_mult=1
-fi
+[ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
@@ -41,7 +37,7 @@ drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
-append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ksft_timeout_mult=$ksft_mult ${GCMA_VM_APPEND:-}"
+append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
