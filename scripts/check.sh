@@ -227,8 +227,9 @@ fatal='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stal
 # What the console must never show: those, WARN()'s "WARNING: CPU: N PID:"
 # and lockdep's "WARNING: possible ..." (not the CPU-bug lines
 # "RETBleed: WARNING: Spectre ..." of some hosts), any other stack dump,
-# KASAN, UBSAN, page allocation failures, and a GCMA page lost for good.
-splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: .*leaking it|gcma: .*does not give its pages back"
+# KASAN, UBSAN, page allocation failures, and GCMA's reports of a bad
+# release or of a client that keeps a page.
+splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: free of pfn|gcma: .*does not give its pages back"
 
 # boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
 boot_failure() {
