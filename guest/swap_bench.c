@@ -2,8 +2,8 @@
 /*
  * swap_bench: what GCMA's swap client buys and what it costs, in one boot.
  *
- * The run is made of rounds (5, or -r N) of four measurements each, in
- * this order, so that the drift of a noisy host touches all of them alike:
+ * The run is made of rounds (5, or -r N) of these measurements, in this
+ * order, so that the drift of a noisy host touches all of them alike:
  *
  * 1. Swap-in latency, client on.  A fresh child in a cgroup with
  *    memory.max = 32 MiB writes 64 MiB, so that about 32 MiB go to swap
@@ -19,22 +19,32 @@
  *    on then off, even rounds off then on.  An "on" round counts only if
  *    at least half its pages came from GCMA, an "off" round only if none
  *    did.
- * 3. Whole-area allocation, full.  A fresh child in the same cgroup writes
- *    32 MiB plus the area's size plus 1/16 of it, so that its swapped-out
- *    pages fill the area with copies.  The client's "cached" counter then
- *    gives the fill level, the share of the area that swap took under
- *    pressure; the round counts only if it is at least 90%.  The whole
- *    area is allocated through the CMA debugfs alloc file (only the write
- *    is timed; it drops the copies), then freed.
- * 4. Whole-area allocation, empty: the same right after, beside the same
- *    child, so that only the cached pages differ; the round counts only
- *    if at most 10% of the area is cached.
+ * 3. First allocation of N pages from a full area, for N = 4096, 16384,
+ *    32000 and the whole area (32768 pages of gcma=128M), each N after a
+ *    refill of its own.  A fresh child in the same cgroup writes 32 MiB
+ *    plus the area's size plus 1/16 of it, so that its swapped-out pages
+ *    fill the area with copies.  The client's "cached" counter then gives
+ *    the fill level, the share of the area that swap took under pressure;
+ *    the round counts only if it is at least 90%.  N pages are allocated
+ *    through the CMA debugfs alloc file (only the write is timed; the
+ *    copies in the range it takes are lost), then freed.  Only this first
+ *    allocation after the refill is timed, never one on an area that an
+ *    earlier allocation has emptied.
+ * 4. The same N on an empty area, right after the child has exited (its
+ *    swap entries freed, its copies dropped), so that only the cached
+ *    pages differ: N pages are allocated, timed, and freed.  The round
+ *    counts only if at most 10% of the area is cached.
+ *    The copies the allocation of 3 took are "discarded" by the time the
+ *    child has exited, whether the allocation dropped them itself or left
+ *    them for the client to find; the others are "invalidated" then.  The
+ *    growth of "discarded" from before the allocation to after the exit
+ *    is reported as the share of its pages that held copies ("dropped").
  *
  * Each measurement keeps its own failures; ratios are those of the medians
  * of the same run.  Every round's figures are printed as soon as measured,
  * and no round is started that would end past a budget of 240 s (init
  * kills the program at 300 s), so that a slow host leaves fewer rounds,
- * not none.
+ * not none.  A size larger than the area is left out, and said so.
  *
  * The swap device is /dev/vda (made a swap area here).  Needs root,
  * debugfs, cgroup v2 at /sys/fs/cgroup and a GCMA area named "gcma".
@@ -45,13 +55,15 @@
  * measurement as they go, counted or not; then a table and the summary,
  * lines "SWAPBENCH key=value ..." with the rounds that counted, min,
  * median and max of every figure over them, the failures of each
- * measurement, ratio_off_on_median and ratio_full_empty_median.
+ * measurement, ratio_off_on_median and, per size N,
+ * ratio_full_empty_median_N (the keys of size N end in _N).
  * Exit status: 0, 1 when something could not be measured, 2 on bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +88,7 @@
 #define BUDGET_US	240e6
 #define FULL_PCT	90.0
 #define EMPTY_PCT	10.0
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static long page_size;
 
@@ -94,12 +107,18 @@ struct swapin {
 	int fails;
 };
 
-/* Whole-area allocation with the area full of cached pages or empty. */
+/* The sizes of measurements 3 and 4, in pages; the whole area is added. */
+static const long alloc_sizes[] = { 4096, 16384, 32000 };
+#define MAX_SIZES	(ARRAY_SIZE(alloc_sizes) + 1)
+
+/* First allocation of @pages with the area full of cached pages or empty. */
 struct alloc {
 	const char *name;		/* "full" or "empty" */
 	int full;
+	long pages;
 	struct samples us;
 	struct samples fill_pct;	/* cached before, every round tried */
+	struct samples dropped_pct;	/* of @pages: copies it dropped */
 	int fails;
 };
 
@@ -415,8 +434,8 @@ out:
 }
 
 /*
- * One timed allocation of the whole area (@pages), then its release.
- * Only the write to the alloc file is timed, as in cma_bench.
+ * One timed allocation of @pages from the area, then its release.  Only
+ * the write to the alloc file is timed, as in cma_bench.
  */
 static int alloc_area(long pages, double *us)
 {
@@ -445,33 +464,35 @@ static int alloc_area(long pages, double *us)
 	return 0;
 }
 
-/*
- * One whole-area round, counted only if the area is as full (or as empty)
- * as the round is meant to find it.  The fill level is kept whatever the
- * outcome: it is the share of the area that swap took.
- */
-static void alloc_round(struct alloc *m, int round, long area_pages)
+/* The client's "cached" and "discarded" counters; false if unreadable. */
+static bool read_cache(long *cached, long *discarded)
 {
-	long cached = read_long(GCMA_STATS "/cached");
-	long discarded = read_long(GCMA_STATS "/discarded");
-	double fill = 100.0 * cached / area_pages, us;
-	char what[32];
-	int err;
+	*cached = read_long(GCMA_STATS "/cached");
+	*discarded = read_long(GCMA_STATS "/discarded");
+	return *cached >= 0 && *discarded >= 0;
+}
 
-	snprintf(what, sizeof(what), "allocation, area %s", m->name);
-	if (cached < 0 || discarded < 0) {
-		failed(&m->fails, round, what,
-		       "cannot read " GCMA_STATS "/cached or discarded", 0);
-		return;
-	}
+/*
+ * Judge and record one allocation round: counted only if the area was as
+ * full (or as empty) as the round is meant to find it.  The fill level is
+ * kept whatever the outcome: it is the share of the area that swap took.
+ * @cached is the client's count before the allocation, @dropped the
+ * copies the allocation took from it, @err and @us what alloc_area() said.
+ */
+static void alloc_record(struct alloc *m, int round, long area_pages,
+			 long cached, long dropped, int err, double us)
+{
+	double fill = 100.0 * cached / area_pages;
+	char what[48];
+
+	snprintf(what, sizeof(what), "allocation of %ld pages, area %s",
+		 m->pages, m->name);
 	add_sample(&m->fill_pct, fill);
-	err = alloc_area(area_pages, &us);
-	discarded = read_long(GCMA_STATS "/discarded") - discarded;
-	printf("SWAPROUND round=%d what=alloc_%s cached=%ld fill_pct=%.1f discarded=%ld us=%.1f\n",
-	       round, m->name, cached, fill, discarded, err ? NAN : us);
+	printf("SWAPROUND round=%d what=alloc_%s pages=%ld cached=%ld fill_pct=%.1f dropped=%ld us=%.1f\n",
+	       round, m->name, m->pages, cached, fill, dropped,
+	       err ? NAN : us);
 	if (err) {
-		failed(&m->fails, round, what,
-		       "cannot allocate the whole area", err);
+		failed(&m->fails, round, what, "cannot allocate", err);
 		return;
 	}
 	if (m->full ? fill < FULL_PCT : fill > EMPTY_PCT) {
@@ -481,30 +502,60 @@ static void alloc_round(struct alloc *m, int round, long area_pages)
 		return;
 	}
 	add_sample(&m->us, us);
+	add_sample(&m->dropped_pct, 100.0 * dropped / m->pages);
 }
 
 /*
- * Fill the area with the copies of a fresh child's swapped-out pages, time
- * the allocation of the whole area, then again with the area empty.
+ * Fill the area with the copies of a fresh child's swapped-out pages and
+ * time the first allocation of @full->pages; let the child exit, which
+ * drops its copies, and time the same allocation on the empty area.
+ *
+ * The copies the allocation took are counted as "discarded" by the time
+ * the child has exited, whether the allocation dropped them at once or
+ * left them for the client to find when the child's swap entries are
+ * freed; the copies it did not take are counted as "invalidated" then.
  */
 static void alloc_rounds(struct alloc *full, struct alloc *empty, int round,
 			 long area_pages)
 {
 	size_t area = area_pages * page_size, size = LIMIT + area + area / 16;
+	long cached, discarded, cached_empty, discarded_empty;
+	char full_what[48], empty_what[48];
 	const char *why;
 	struct run run;
+	double us;
 	int err;
 
+	snprintf(full_what, sizeof(full_what),
+		 "allocation of %ld pages, area full", full->pages);
+	snprintf(empty_what, sizeof(empty_what),
+		 "allocation of %ld pages, area empty", empty->pages);
 	why = push_out(&run, size, &err);
+	if (!why && !read_cache(&cached, &discarded)) {
+		stop(&run);
+		why = "cannot read " GCMA_STATS "/cached or discarded";
+	}
 	if (why) {
-		failed(&full->fails, round, "allocation, area full", why, err);
-		failed(&empty->fails, round, "allocation, area empty",
+		failed(&full->fails, round, full_what, why, err);
+		failed(&empty->fails, round, empty_what,
 		       "not run, as the area could not be filled first", 0);
 		return;
 	}
-	alloc_round(full, round, area_pages);
-	alloc_round(empty, round, area_pages);
+	err = alloc_area(full->pages, &us);
 	stop(&run);
+	if (!read_cache(&cached_empty, &discarded_empty)) {
+		why = "cannot read " GCMA_STATS "/cached or discarded";
+		failed(&full->fails, round, full_what, why, 0);
+		failed(&empty->fails, round, empty_what, why, 0);
+		return;
+	}
+	alloc_record(full, round, area_pages, cached,
+		     discarded_empty - discarded, err, us);
+
+	err = alloc_area(empty->pages, &us);
+	discarded = read_long(GCMA_STATS "/discarded");
+	alloc_record(empty, round, area_pages, cached_empty,
+		     discarded - discarded_empty, err, us);
 }
 
 /* " key_min=.. key_median=.. key_max=..", the key made from @fmt. */
@@ -534,12 +585,11 @@ static void print_row(const char *label, const struct samples *s, int fails,
 	       rounds, fails, min, med, max);
 }
 
-static void report(struct swapin *si, struct alloc *al, int rounds,
-		   long area_pages)
+static void report(struct swapin *si, struct alloc (*al)[2], int nsizes,
+		   int rounds, long area_pages)
 {
 	double on = median(&si[0].us), off = median(&si[1].us);
-	double full = median(&al[0].us), empty = median(&al[1].us);
-	int i;
+	int i, j;
 
 	printf("\nswap-in of a page (us), %lu MiB written in %lu MiB per round:\n",
 	       SWAPIN_SIZE >> 20, LIMIT >> 20);
@@ -553,21 +603,34 @@ static void report(struct swapin *si, struct alloc *al, int rounds,
 	}
 	printf("  %-22s %45.2f\n", "off / on (medians)", off / on);
 
-	printf("whole-area allocation of %ld pages (us):\n", area_pages);
-	printf("  %-22s %5s %5s %10s %10s %10s  %14s\n", "", "ok", "fails",
-	       "min", "median", "max", "cached min-max");
-	for (i = 0; i < 2; i++) {
-		double min, med, max;
+	for (j = 0; j < nsizes; j++) {
+		struct alloc *a = al[j];
 
-		summarize(&al[i].fill_pct, &min, &med, &max);
-		print_row(i ? "empty" : "full of cached pages", &al[i].us,
-			  al[i].fails, rounds);
-		printf("  %6.1f-%5.1f%%\n", min, max);
+		printf("first allocation of %ld pages after a refill (us)%s:\n",
+		       a[0].pages,
+		       a[0].pages == area_pages ? ", the whole area" : "");
+		printf("  %-22s %5s %5s %10s %10s %10s  %14s %8s\n", "", "ok",
+		       "fails", "min", "median", "max", "cached min-max",
+		       "dropped");
+		for (i = 0; i < 2; i++) {
+			double min, med, max;
+
+			summarize(&a[i].fill_pct, &min, &med, &max);
+			print_row(i ? "empty" : "full of cached pages",
+				  &a[i].us, a[i].fails, rounds);
+			printf("  %6.1f-%5.1f%% %7.1f%%\n", min, max,
+			       median(&a[i].dropped_pct));
+		}
+		printf("  %-22s %45.2f\n", "full / empty (medians)",
+		       median(&a[0].us) / median(&a[1].us));
 	}
-	printf("  %-22s %45.2f\n\n", "full / empty (medians)", full / empty);
+	printf("(dropped: the copies in the pages the allocation took, in %% of them, median)\n\n");
 
-	printf("SWAPBENCH rounds=%d area_pages=%ld limit_mib=%lu swapin_mib=%lu\n",
+	printf("SWAPBENCH rounds=%d area_pages=%ld limit_mib=%lu swapin_mib=%lu alloc_sizes=",
 	       rounds, area_pages, LIMIT >> 20, SWAPIN_SIZE >> 20);
+	for (j = 0; j < nsizes; j++)
+		printf("%s%ld", j ? "," : "", al[j][0].pages);
+	printf("\n");
 	for (i = 0; i < 2; i++) {
 		printf("SWAPBENCH swapin_%s_rounds=%d", si[i].name, si[i].us.n);
 		print_stats(&si[i].us, "swapin_%s_us_per_page", si[i].name);
@@ -576,13 +639,24 @@ static void report(struct swapin *si, struct alloc *al, int rounds,
 		printf(" failures_swapin_%s=%d\n", si[i].name, si[i].fails);
 	}
 	printf("SWAPBENCH ratio_off_on_median=%.2f\n", off / on);
-	for (i = 0; i < 2; i++) {
-		printf("SWAPBENCH alloc_%s_rounds=%d", al[i].name, al[i].us.n);
-		print_stats(&al[i].us, "alloc_%s_us", al[i].name);
-		print_stats(&al[i].fill_pct, "%s_fill_pct", al[i].name);
-		printf(" failures_%s=%d\n", al[i].name, al[i].fails);
+	for (j = 0; j < nsizes; j++) {
+		struct alloc *a = al[j];
+
+		for (i = 0; i < 2; i++) {
+			printf("SWAPBENCH alloc_%s_%ld_rounds=%d", a[i].name,
+			       a[i].pages, a[i].us.n);
+			print_stats(&a[i].us, "alloc_%s_%ld_us", a[i].name,
+				    a[i].pages);
+			print_stats(&a[i].fill_pct, "%s_%ld_fill_pct",
+				    a[i].name, a[i].pages);
+			print_stats(&a[i].dropped_pct, "%s_%ld_dropped_pct",
+				    a[i].name, a[i].pages);
+			printf(" failures_%s_%ld=%d\n", a[i].name, a[i].pages,
+			       a[i].fails);
+		}
+		printf("SWAPBENCH ratio_full_empty_median_%ld=%.2f\n",
+		       a[0].pages, median(&a[0].us) / median(&a[1].us));
 	}
-	printf("SWAPBENCH ratio_full_empty_median=%.2f\n", full / empty);
 }
 
 static void usage(void)
@@ -591,14 +665,36 @@ static void usage(void)
 	exit(2);
 }
 
+/* The sizes of measurements 3 and 4 that fit in the area, and the area. */
+static int alloc_setup(struct alloc (*al)[2], long area_pages)
+{
+	int i, n = 0;
+
+	for (i = 0; i <= (int)ARRAY_SIZE(alloc_sizes); i++) {
+		long pages = i < (int)ARRAY_SIZE(alloc_sizes) ?
+			     alloc_sizes[i] : area_pages;
+
+		if (pages > area_pages) {
+			printf("# %ld pages left out: the area has %ld\n",
+			       pages, area_pages);
+			continue;
+		}
+		if (n && al[n - 1][0].pages == pages)
+			continue;
+		al[n][0] = (struct alloc){ .name = "full", .full = 1,
+					   .pages = pages };
+		al[n][1] = (struct alloc){ .name = "empty", .pages = pages };
+		n++;
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct swapin si[2] = { { .name = "on", .on = 1 }, { .name = "off" } };
-	struct alloc al[2] = {
-		{ .name = "full", .full = 1 }, { .name = "empty" },
-	};
+	struct alloc al[MAX_SIZES][2];
 	double t0 = now_us(), t, longest = 0;
-	int rounds = ROUNDS, opt, r, i, bad = 0;
+	int rounds = ROUNDS, opt, r, i, j, nsizes, bad = 0;
 	long area_pages, page_cluster;
 	char val[32];
 
@@ -620,6 +716,7 @@ int main(int argc, char **argv)
 			"), no swap client (" GCMA_STATS ") or no " SWITCH "\n");
 		return 1;
 	}
+	nsizes = alloc_setup(al, area_pages);
 	write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
 	if (mkdir(CGROUP, 0755) && errno != EEXIST) {
 		fprintf(stderr, "swap_bench: cannot create " CGROUP ": %s\n",
@@ -637,8 +734,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "swap_bench: cannot swap on " SWAP_DEV "\n");
 		return 1;
 	}
-	printf("# %d rounds of: swap-in client on, off; whole-area (%ld pages) allocation full, empty\n",
-	       rounds, area_pages);
+	printf("# %d rounds of: swap-in client on, off; first allocation after a refill, full then empty, of",
+	       rounds);
+	for (j = 0; j < nsizes; j++)
+		printf("%s %ld", j ? "," : "", al[j][0].pages);
+	printf(" pages (the area has %ld)\n", area_pages);
 
 	for (r = 1; r <= rounds; r++) {
 		t = now_us();
@@ -650,7 +750,8 @@ int main(int argc, char **argv)
 		/* on, off in odd rounds, off, on in even ones */
 		swapin_round(&si[!(r & 1)], r);
 		swapin_round(&si[r & 1], r);
-		alloc_rounds(&al[0], &al[1], r, area_pages);
+		for (j = 0; j < nsizes; j++)
+			alloc_rounds(&al[j][0], &al[j][1], r, area_pages);
 		t = now_us() - t;
 		if (t > longest)
 			longest = t;
@@ -661,8 +762,11 @@ int main(int argc, char **argv)
 	write_str(PAGE_CLUSTER, val);
 	rmdir(CGROUP);
 
-	report(si, al, r - 1, area_pages);
+	report(si, al, nsizes, r - 1, area_pages);
 	for (i = 0; i < 2; i++)
-		bad |= si[i].fails || !si[i].us.n || al[i].fails || !al[i].us.n;
+		bad |= si[i].fails || !si[i].us.n;
+	for (j = 0; j < nsizes; j++)
+		for (i = 0; i < 2; i++)
+			bad |= al[j][i].fails || !al[j][i].us.n;
 	return bad;
 }

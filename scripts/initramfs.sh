@@ -32,7 +32,7 @@ is_dynamic "$busybox" &&
 	die "$busybox is dynamically linked; install busybox-static"
 
 # The benchmarks.
-for b in cma_bench swap_bench; do
+for b in cma_bench swap_bench swap_throughput; do
 	gcc -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
 		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
 done

@@ -144,27 +144,46 @@ kconfig() {
 	# config/ that this tree does not define is let pass (GCMA symbols
 	# only exist once the series adds them); the in-tree fragments come
 	# with the tree, so a symbol of theirs that it does not define is a
-	# typo.  The required symbols must always be =y.
+	# typo.  The required symbols must always be =y.  As in
+	# merge_config.sh, a later fragment overrides an earlier one: only a
+	# symbol's last setting must survive, and a "# CONFIG_X is not set"
+	# that overrides an earlier CONFIG_X=value (config/nogcma.config
+	# turning GCMA off) must leave CONFIG_X unset.
 	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
 		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
-	_bad=
+	_bad= _on=
 	for _s in $REQUIRED_SYMS; do
 		grep -qx "CONFIG_$_s=y" "$_kdir/.config" || _bad="$_bad CONFIG_$_s"
 	done
-	for _f in $_frags; do
-		for _set in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*=[^[:space:]]*\)$/\1/p' "$_f"); do
-			grep -qxF "$_set" "$_kdir/.config" && continue
-			_s=${_set%%=*}
-			case $_f in "$ROOT"/config/*)
-				grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue ;;
-			esac
-			_bad="$_bad $_set"
-		done
-	done
-	if [ -n "$_bad" ]; then
-		warn "merged .config lacks (dependencies missing?):$_bad"
-		return 1
-	fi
+	awk '
+	/^CONFIG_[A-Z0-9_]*=[^[:space:]]*$/ {
+		s = $0
+		sub(/=.*/, "", s)
+		last[s] = FILENAME " " $0
+	}
+	/^# CONFIG_[A-Z0-9_]* is not set$/ && ($2 in last) {
+		last[$2] = FILENAME " " $2 "=n"
+	}
+	END { for (s in last) print last[s] }' $_frags >"$_kdir/fragment-settings" &&
+		sort -o "$_kdir/fragment-settings" "$_kdir/fragment-settings" ||
+		{ warn "cannot read the config fragments:$_frags"; return 1; }
+	while read -r _f _set; do
+		_s=${_set%%=*}
+		if [ "$_set" = "$_s=n" ]; then
+			grep -q "^$_s=" "$_kdir/.config" && _on="$_on $_s"
+			continue
+		fi
+		grep -qxF "$_set" "$_kdir/.config" && continue
+		case $_f in "$ROOT"/config/*)
+			grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue ;;
+		esac
+		_bad="$_bad $_set"
+	done <"$_kdir/fragment-settings"
+	[ -z "$_bad" ] ||
+		warn "merged .config lacks (dependencies missing?${KCONFIG_EXTRA:+ turned off by $KCONFIG_EXTRA, which must then say so?}):$_bad"
+	[ -z "$_on" ] ||
+		warn "merged .config sets what a fragment turns off (selected by another symbol?):$_on"
+	[ -z "$_bad$_on" ] || return 1
 	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
 }
 
@@ -225,6 +244,8 @@ validate_settings() {
 	_want GCMA_BENCH_ROUNDS "${GCMA_BENCH_ROUNDS:-32}" '[1-9][0-9]{0,3}' \
 		"rounds per size, 1 to 9999"
 	_want GCMA_BENCH_FILL "${GCMA_BENCH_FILL:-0}" '[0-9]+' "MiB, 0 or more"
+	_want GCMA_BENCH_THROUGHPUT "${GCMA_BENCH_THROUGHPUT:-1}" '[01]' \
+		"1 (make bench compares swap throughput too, the default) or 0 (it does not)"
 	_want GCMA_RUN_TREE "${GCMA_RUN_TREE:-patches}" 'patches|linux' \
 		"linux (boot build/linux) or unset (boot patches/)"
 	if [ "${GCMA_KVM:-0}" = 1 ] && [ ! -w /dev/kvm ]; then

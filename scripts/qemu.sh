@@ -12,7 +12,9 @@
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
-# GCMA_VM_APPEND (extra kernel command line).
+# GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS (the areas
+# reserved at boot, default "cma=128M gcma=128M"; make bench boots with
+# "cma=128M" only for its settings without a GCMA area).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -37,7 +39,7 @@ drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
-append="console=ttyS0 panic=-1 tsc=reliable cma=128M gcma=128M harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
+append="console=ttyS0 panic=-1 tsc=reliable ${GCMA_VM_AREAS:-cma=128M gcma=128M} harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
