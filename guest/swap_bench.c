@@ -92,10 +92,7 @@
 
 static long page_size;
 
-struct samples {
-	double v[MAX_ROUNDS];
-	int n;
-};
+#include "bench_util.h"
 
 /* Swap-in latency with the client on or off. */
 struct swapin {
@@ -122,38 +119,8 @@ struct alloc {
 	int fails;
 };
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
 
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long val = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &val) != 1)
-			val = -1;
-		fclose(f);
-	}
-	return val;
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 /* A measurement that could not be made: say what and why, count it. */
 static void failed(int *fails, int round, const char *what, const char *why,
@@ -164,16 +131,6 @@ static void failed(int *fails, int round, const char *what, const char *why,
 	(*fails)++;
 }
 
-static int set_limit(unsigned long bytes)
-{
-	char val[32];
-
-	if (bytes)
-		snprintf(val, sizeof(val), "%lu", bytes);
-	else
-		snprintf(val, sizeof(val), "max");
-	return write_str(CGROUP "/memory.max", val);
-}
 
 /*
  * The child: join the cgroup, write @size bytes, tell the parent (one byte
@@ -331,44 +288,9 @@ static long swapped_in(pid_t pid, long *gcma)
 	return *gcma < 0 ? -1 : majflt;
 }
 
-static void add_sample(struct samples *s, double v)
-{
-	if (s->n < MAX_ROUNDS)
-		s->v[s->n++] = v;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
 
-	return (x > y) - (x < y);
-}
 
-/* Min, median and max of @s, NAN (printed "nan") when it is empty. */
-static void summarize(const struct samples *s, double *min, double *median,
-		      double *max)
-{
-	double v[MAX_ROUNDS];
-	int n = s->n;
-
-	if (!n) {
-		*min = *median = *max = NAN;
-		return;
-	}
-	memcpy(v, s->v, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*max = v[n - 1];
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double median(const struct samples *s)
-{
-	double min, med, max;
-
-	summarize(s, &min, &med, &max);
-	return med;
-}
 
 /* One swap-in round: a fresh child pushed out, then read back timed. */
 static void swapin_round(struct swapin *m, int round)
