@@ -6,9 +6,11 @@
 #   TAG   names the logs (default: MODE)
 # The kernel console (ttyS0) goes to build/logs/console-TAG.log, the
 # guest's results (ttyS1) to build/logs/results-TAG.txt.  In shell mode the
-# console is on stdio instead.  The guest gets a blank 512 MiB virtio disk,
-# /dev/vda, to swap on.  Exit status: 0 when the guest ended by itself, 1
-# on a timeout or a QEMU error.
+# console is on stdio instead.  The guest gets two virtio disks, made
+# afresh at every boot: /dev/vda, blank, 512 MiB, to swap on, and
+# /dev/vdb, an empty ext4 file system of 1 GiB for the file-cache tests
+# (mkfs.ext4, package e2fsprogs).  Exit status: 0 when the guest ended by
+# itself, 1 on a timeout or a QEMU error.
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
@@ -31,11 +33,27 @@ accel="-accel tcg"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
+ext4=$CHECK/ext4-$tag.img
 mkdir -p "$LOGS" "$CHECK"
-rm -f "$console" "$results" "$disk"
+rm -f "$console" "$results" "$disk" "$ext4"
 # Sparse, and new at every boot: no state carries over between runs.
 truncate -s 512M "$disk" || die "cannot create $disk"
+# mkfs.ext4 lives in /sbin, which a user's PATH may lack.
+mkfs_ext4=
+for m in "$(command -v mkfs.ext4 2>/dev/null)" /sbin/mkfs.ext4 /usr/sbin/mkfs.ext4; do
+	[ -n "$m" ] && [ -x "$m" ] && { mkfs_ext4=$m; break; }
+done
+[ -n "$mkfs_ext4" ] || die "mkfs.ext4 not found (package e2fsprogs; run 'make deps')"
+# Inode tables and journal are initialised here (as zero ranges: the
+# image stays mostly sparse), so that no ext4lazyinit thread writes to the
+# disk in the guest while the tests measure.
+if ! truncate -s 1G "$ext4" ||
+   ! "$mkfs_ext4" -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$ext4"; then
+	rm -f "$ext4"
+	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
+fi
 drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
+drive="$drive -drive file=$ext4,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
