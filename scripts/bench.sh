@@ -1,33 +1,58 @@
 #!/bin/sh
-# make bench: build the kernel of patches/ (the check tree of make check,
-# top of the series only), boot it with harness=bench and print the CMA vs
-# GCMA allocation latency table, then the swap client's figures (swap-in
-# latency, cache share, first allocation of 4096, 16384, 32000 pages and
-# of the whole area when it is full of cached copies against empty), then
-# the swap throughput comparison; all is saved to build/logs/bench.txt.
+# make bench: the evaluation of the 2014 GCMA RFC, redone on the kernel of
+# patches/ (the check tree of make check, top of the series), GCMA against
+# CMA side by side.  Boots (guest/bench_run does the work in each):
 #
-# The swap throughput comparison (guest/swap_throughput.c: a process
-# writes 4 times its cgroup's limit, then reads it back; pages per second
-# out and in) takes four settings of GCMA, each against the first:
-#   compiled out     the series built with config/nogcma.config (objects
-#                    in build/check/obj-nogcma), booted with cma=128M only
-#   no area          the GCMA kernel booted with cma=128M only
-#   client off, on   the GCMA kernel with its area (the boot of the latency
-#                    figures), rounds of the two alternating
-# so it costs a second kernel build and two more boots.
+#   latency         a CMA and a GCMA area of the same size; a background
+#                   load (guest/bg_load: anonymous memory that swaps, and
+#                   reads of a file larger than memory) runs throughout.
+#                   1. load: requests of 1 to 32000 pages, rounds
+#                      alternating between the areas (guest/cma_bench);
+#                   2. pinned: pages inside the CMA area held by vmsplice
+#                      (guest/pin_pages), the same requests again.
+#   cost-none, cost-cma, cost-gcma, cost-gcma_swaponly, cost-gcma_zram
+#                   3. the background load alone, for a fixed time, with
+#                      no area, a CMA area, a GCMA area, a GCMA area with
+#                      its page-cache client off, and a GCMA area with swap
+#                      on zram; an area's boot requests from it meanwhile,
+#                      one request a second, as the RFC's did.
+#   unpatched       (GCMA_BENCH_UNPATCHED=1) the latency boot on plain
+#                   6.12 built with the same config, CMA only.
+#   swap            (GCMA_BENCH_SWAP=1) the swap client's own figures:
+#                   guest/swap_bench and guest/swap_throughput on,off.
 #
-# Environment: GCMA_BENCH_ROUNDS (default 32), GCMA_BENCH_FILL (MiB of
-# tmpfs filled before measuring, default 0, in every boot),
-# GCMA_BENCH_THROUGHPUT (1, the default: run the throughput comparison;
-# 0: skip it, and its build and boots), and those of scripts/qemu.sh.
+# scripts/bench_report.py makes the tables (saved with the settings to
+# build/logs/bench.txt), build/logs/bench.json (every figure and the
+# settings) and the plot build/logs/bench-latency.svg (gnuplot).
+#
+# Environment (README.md, "make bench"): GCMA_BENCH_SCALE (default or
+# full: the RFC's 256 MiB areas and 800 MiB of memory), GCMA_BENCH_ROUNDS,
+# GCMA_BENCH_PIN_ROUNDS, GCMA_BENCH_TIMEOUT, GCMA_BENCH_PIN_STRIDE,
+# GCMA_BENCH_LOAD_SECS, GCMA_BENCH_COST, GCMA_BENCH_UNPATCHED,
+# GCMA_BENCH_SWAP, and those of scripts/qemu.sh.
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
 validate_settings
 t0=$(now)
-tput=${GCMA_BENCH_THROUGHPUT:-1}
-NOGCMA_OBJ=$CHECK/obj-nogcma
+scale=${GCMA_BENCH_SCALE:-default}
+case $scale in
+default) area=128M lat_mem=1024 cost_mem=1024 ;;
+# The RFC's board had 800 MiB and one 256 MiB area; the latency boot holds
+# two areas, so it gets the second one's 256 MiB on top.
+full)	area=256M lat_mem=1056 cost_mem=800 ;;
+*)	die "GCMA_BENCH_SCALE=$scale: default or full" ;;
+esac
+rounds=${GCMA_BENCH_ROUNDS:-32}
+pin_rounds=${GCMA_BENCH_PIN_ROUNDS:-4}
+timeout=${GCMA_BENCH_TIMEOUT:-5}
+stride=${GCMA_BENCH_PIN_STRIDE:-1024}
+load_secs=${GCMA_BENCH_LOAD_SECS:-60}
+UNPATCHED_OBJ=$BUILD/obj-unpatched
+out=$LOGS/bench.txt
+rm -f "$out" "$LOGS"/results-bench-*.txt "$LOGS/bench.json" "$LOGS"/bench-latency.*
+
 ensure_base
 base_line=$(describe_base)
 say "$base_line"
@@ -35,167 +60,125 @@ prepare_check_tree || die "the series does not apply (log: build/logs/apply.log)
 say "building the kernel (log: build/logs/build-bench.log)"
 build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/build-bench.log" || die "kernel build failed"
 cp "$CHECK_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
-cp "$CHECK_OBJ/.config" "$CHECK/config"
-if [ "$tput" = 1 ]; then
-	say "building the kernel without GCMA, for the throughput comparison (log: build/logs/build-bench-nogcma.log)"
-	KCONFIG_EXTRA=nogcma.config build_kernel "$CHECK_TREE" "$NOGCMA_OBJ" \
-		"$LOGS/build-bench-nogcma.log" ||
-		die "the kernel without GCMA (config/nogcma.config) failed to build"
+if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
+	# Plain 6.12 with the series' config: olddefconfig drops the
+	# symbols the series adds and keeps the rest.
+	say "building plain 6.12 with the same config (log: build/logs/build-bench-unpatched.log)"
+	mkdir -p "$UNPATCHED_OBJ"
+	cmp -s "$CHECK_OBJ/.config" "$UNPATCHED_OBJ/.config.series" || {
+		cp "$CHECK_OBJ/.config" "$UNPATCHED_OBJ/.config"
+		cp "$CHECK_OBJ/.config" "$UNPATCHED_OBJ/.config.series"
+	}
+	{ kmake "$BUILD/base" "$UNPATCHED_OBJ" olddefconfig &&
+	  kmake "$BUILD/base" "$UNPATCHED_OBJ" bzImage; } \
+		>"$LOGS/build-bench-unpatched.log" 2>&1 ||
+		{ tail_log "$LOGS/build-bench-unpatched.log"; die "plain 6.12 failed to build"; }
+	grep -q '^CONFIG_GCMA' "$UNPATCHED_OBJ/.config" &&
+		die "the plain 6.12 config has GCMA symbols: not the unpatched kernel"
 fi
 sh "$here/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$CHECK/initramfs.cpio" >/dev/null ||
 	die "initramfs failed (log: build/logs/initramfs.log)"
 
-append="${GCMA_VM_APPEND:-} ${GCMA_BENCH_FILL:+bench_fill=$GCMA_BENCH_FILL}"
-tb=$(now)
-tput_arg=
-[ "$tput" = 1 ] && tput_arg="bench_tput=on,off"
-GCMA_VM_APPEND="$append ${GCMA_BENCH_ROUNDS:+bench_rounds=$GCMA_BENCH_ROUNDS} $tput_arg" \
-	sh "$here/qemu.sh" bench "$CHECK/bzImage" "$CHECK/initramfs.cpio" ||
-	die "the benchmark guest failed"
-say "the benchmark guest took $(($(now) - tb))s"
+# progress TAG: the newest "# progress" line of the boot, as it comes.
+progress() {
+	_last=
+	while sleep 5; do
+		_l=$(tr -d '\r' <"$LOGS/results-$1.txt" 2>/dev/null |
+			sed -n 's/^# progress[: ]*//p' | tail -n 1)
+		[ -n "$_l" ] && [ "$_l" != "$_last" ] &&
+			say "[$1 $(($(now) - t0))s] $_l"
+		_last=$_l
+	done
+}
 
-# The boots without a GCMA area: their failure is said after the figures
-# of the others.
+# boot TAG MEM_MIB AREAS TIMEOUT KERNEL APPEND: one benchmark boot; the
+# file the load reads is 1.25 times the guest's memory, on an ext4 disk
+# that holds it.
 failed_boots=
-if [ "$tput" = 1 ]; then
-	for b in noarea:"$CHECK/bzImage" nogcma:"$NOGCMA_OBJ/arch/x86/boot/bzImage"; do
-		tag=bench-${b%%:*} kernel=${b#*:} setting=${b%%:*}
-		[ "$setting" = nogcma ] && setting=out
-		tb=$(now)
-		if GCMA_VM_AREAS="cma=128M" \
-		   GCMA_VM_APPEND="$append bench_latency=0 bench_tput=$setting" \
-		   sh "$here/qemu.sh" bench "$kernel" "$CHECK/initramfs.cpio" "$tag"; then
-			say "the guest of setting $setting took $(($(now) - tb))s"
-		else
-			failed_boots="$failed_boots $tag"
-		fi
+boot() {
+	_tag=bench-$1 _mem=$2
+	_file=$((_mem * 5 / 4))
+	say "boot $_tag: ${_mem} MiB, ${3:-no area}"
+	progress "$_tag" &
+	_pw=$!
+	_tb=$(now)
+	if GCMA_VM_MEM=${_mem}M GCMA_VM_AREAS=$3 GCMA_VM_TIMEOUT=$4 \
+	   GCMA_VM_EXT4_MIB=$((_file + 512)) \
+	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} bench_file_mib=$_file $6" \
+	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
+		say "boot $_tag took $(($(now) - _tb))s"
+	else
+		failed_boots="$failed_boots $_tag"
+	fi
+	kill "$_pw" 2>/dev/null
+	wait "$_pw" 2>/dev/null
+}
+
+# Under TCG every boot gets three times what it took on a 2-core host.
+lat_append="bench_boot=latency bench_rounds=$rounds bench_pin_rounds=$pin_rounds"
+lat_append="$lat_append bench_timeout=$timeout bench_pin_stride=$stride"
+boot latency "$lat_mem" "cma=$area gcma=$area" 3600 "$CHECK/bzImage" "$lat_append"
+if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
+	for s in none cma gcma gcma_swaponly gcma_zram; do
+		extra=
+		case $s in
+		none)	areas= a=none sw=vda ;;
+		cma)	areas="cma=$area" a=cma sw=vda ;;
+		gcma)	areas="gcma=$area" a=gcma sw=vda ;;
+		gcma_swaponly) areas="gcma=$area" a=gcma sw=vda
+			extra=gcma.file_enabled=0 ;;
+		gcma_zram) areas="gcma=$area" a=gcma sw=zram ;;
+		esac
+		boot "cost-$s" "$cost_mem" "$areas" $((load_secs * 3 + 1200)) \
+			"$CHECK/bzImage" \
+			"bench_boot=cost bench_area=$a bench_swap=$sw bench_load_secs=$load_secs $extra"
 	done
 fi
-
-# section TAG NAME FILE: the lines of build/logs/results-TAG.txt between
-# "### BEGIN NAME" and "### END NAME rc=N" into FILE; prints N, nothing
-# when the section did not end.
-section() {
-	[ -f "$LOGS/results-$1.txt" ] || { : >"$3"; return 0; }
-	tr -d '\r' <"$LOGS/results-$1.txt" |
-		sed -n "/^### BEGIN $2\$/,/^### END $2 rc=/p" | sed '1d' >"$3"
-	sed -n "s/^### END $2 rc=//p" "$3"
-	sed -i "/^### END $2 rc=/d" "$3"
-}
-
-out=$LOGS/bench.txt
-rc=$(section bench bench "$out.tmp")
-swaprc=$(section bench swapbench "$out.swap")
-: >"$out.tput"
-tputrc=
-if [ "$tput" = 1 ]; then
-	tputrc=$(section bench swaptput "$out.tput-on")
-	noarearc=$(section bench-noarea swaptput "$out.tput-noarea")
-	outrc=$(section bench-nogcma swaptput "$out.tput-out")
-	# The rounds, errors and summaries; the table of each boot is left
-	# out for tput_table's, which has the three boots.
-	cat "$out.tput-out" "$out.tput-noarea" "$out.tput-on" |
-		grep -v -e '^  ' -e '^swap throughput (' -e '^$' >"$out.tput"
-	rm -f "$out.tput-out" "$out.tput-noarea" "$out.tput-on"
+if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
+	boot unpatched "$lat_mem" "cma=$area" 3600 \
+		"$UNPATCHED_OBJ/arch/x86/boot/bzImage" "$lat_append"
+fi
+if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then
+	boot swap 1024 "cma=128M gcma=128M" 1800 "$CHECK/bzImage" \
+		"bench_swapbench=1 bench_tput=on,off"
 fi
 
-# tput_table: the settings side by side from the SWAPTPUT_SUMMARY lines
-# of the three boots, each figure's median (min-max) and the ratio of its
-# median to compiled out's.
-tput_table() {
-	awk '
-	function val(k,   i, kv) {
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == k)
-				return kv[2]
-		}
-		return ""
-	}
-	/^SWAPTPUT_SUMMARY / {
-		s = val("setting")
-		have[s] = 1
-		ok[s] = val("rounds") "/" val("tried")
-		for (d = 0; d < 2; d++) {
-			k = d ? "in_pps" : "out_pps"
-			med[s, d] = val(k "_median")
-			rng[s, d] = val(k "_min") "-" val(k "_max")
-		}
-		size = val("size_mib")
-		limit = val("limit_mib")
-	}
-	function ratio(s, d) {
-		if (med["out", d] !~ /^[0-9.]+$/ || med["out", d] + 0 == 0 ||
-		    med[s, d] !~ /^[0-9.]+$/)
-			return "-"
-		return sprintf("%.2f", med[s, d] / med["out", d])
-	}
-	END {
-		n = split("out noarea off on", order, " ")
-		label["out"] = "GCMA compiled out"
-		label["noarea"] = "no area"
-		label["off"] = "area, client off"
-		label["on"] = "area, client on"
-		printf "swap throughput, a process writing %s MiB in a %s MiB cgroup, then reading it back\n",
-		       size == "" ? "?" : size, limit == "" ? "?" : limit
-		printf "(pages/s: median of the rounds that counted, min-max; vs out: ratio of medians to compiled out):\n"
-		printf "  %-18s %5s  %-22s %6s  %-22s %6s\n", "setting", "ok",
-		       "out/s median (min-max)", "vs out", "in/s median (min-max)", "vs out"
-		for (i = 1; i <= n; i++) {
-			s = order[i]
-			if (!have[s]) {
-				printf "  %-18s no result\n", label[s]
-				continue
-			}
-			printf "  %-18s %5s  %-22s %6s  %-22s %6s\n", label[s], ok[s],
-			       med[s, 0] " (" rng[s, 0] ")", ratio(s, 0),
-			       med[s, 1] " (" rng[s, 1] ")", ratio(s, 1)
-		}
-	}' "$out.tput"
-}
-
+accel=TCG
+[ "${GCMA_KVM:-0}" = 1 ] && accel=KVM
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {
 	echo "# $(git -C "$CHECK_TREE" log -1 --format='%h %s') ($(series_patches | wc -l) patches)"
 	echo "# $base_line"
-	accel=TCG
-	[ "${GCMA_KVM:-0}" = 1 ] && accel=KVM
-	echo "# guest: QEMU $accel, ${GCMA_VM_MEM:-1G} memory, ${GCMA_VM_SMP:-2} CPUs;" \
-		"host: $(nproc) CPUs, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
-	cat "$out.tmp"
+	echo "# host: $(nproc) CPUs ($cpu), $(uname -r); QEMU $accel," \
+		"${GCMA_VM_SMP:-2} guest CPUs; $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "# scale $scale: areas of $area, guest memory ${lat_mem} MiB (latency)" \
+		"and ${cost_mem} MiB (cost); $rounds rounds under load, $pin_rounds" \
+		"with pins (one per $stride pages, requests given up after ${timeout} s);" \
+		"cost boots ${load_secs} s of load"
 	echo
-	cat "$out.swap"
-	if [ "$tput" = 1 ]; then
+	$PYTHON "$here/bench_report.py" "$LOGS" "$LOGS/bench.json" "$LOGS" \
+		base="$base_line" host_cpus="$(nproc)" host_cpu="$cpu" accel=$accel \
+		guest_cpus="${GCMA_VM_SMP:-2}" scale=$scale area=$area \
+		latency_mem_mib=$lat_mem cost_mem_mib=$cost_mem rounds=$rounds \
+		pin_rounds=$pin_rounds timeout_s=$timeout pin_stride=$stride \
+		load_secs=$load_secs \
+		series="$(git -C "$CHECK_TREE" log -1 --format=%h)"
+	echo "report_rc=$?"
+	if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then
 		echo
-		echo "# swap throughput: GCMA compiled out (config/nogcma.config) and no area" \
-			"boot with cma=128M only, client off and on with cma=128M gcma=128M"
-		cat "$out.tput"
-		echo
-		tput_table
+		echo "[ The swap client's own figures (GCMA_BENCH_SWAP=1) ]"
+		tr -d '\r' <"$LOGS/results-bench-swap.txt" 2>/dev/null |
+			grep -v -e '^###' -e '^SWAP' -e '^# progress'
 	fi
-} >"$out"
-rm -f "$out.swap" "$out.tmp" "$out.tput"
+} >"$out.tmp" 2>&1
+report_rc=$(sed -n 's/^report_rc=//p' "$out.tmp")
+grep -v '^report_rc=' "$out.tmp" >"$out"
+rm -f "$out.tmp"
 cat "$out"
-if [ -z "$rc" ]; then
-	tail_log "$LOGS/console-bench.log"
-	die "no benchmark results (console: build/logs/console-bench.log)"
-fi
-say "saved build/logs/bench.txt ($(($(now) - t0))s)"
-[ "$rc" -eq 0 ] || die "cma_bench exited with status $rc (failed allocations?)"
-[ "${swaprc:-1}" -eq 0 ] ||
-	warn "swap_bench exited with status ${swaprc:-none}: its figures are missing or partial"
-[ "$tput" = 1 ] || exit 0
-for t in bench:"on, off:$tputrc" bench-noarea:"noarea:$noarearc" bench-nogcma:"out:$outrc"; do
-	tag=${t%%:*} setting=${t#*:}
-	trc=${setting#*:} setting=${setting%%:*}
-	case " $failed_boots " in *" $tag "*) continue ;; esac
-	case ${trc:-none} in
-	0) ;;
-	3) die "swap_throughput read back data that it had not written (setting $setting; console: build/logs/console-$tag.log)" ;;
-	*) warn "swap_throughput (setting $setting) exited with status ${trc:-none}: its figures are missing or partial" ;;
-	esac
-done
+say "saved build/logs/bench.txt, bench.json and bench-latency.svg ($(($(now) - t0))s)"
 for tag in $failed_boots; do
 	tail_log "$LOGS/console-$tag.log" 20
 	warn "error: the guest $tag failed (console: build/logs/console-$tag.log)"
 done
-[ -z "$failed_boots" ] || die "no throughput figures from:$failed_boots"
+[ -z "$failed_boots" ] || die "boots that failed:$failed_boots"
+[ "$report_rc" = 0 ] || die "the results say data came back wrong or GCMA failed a request (above)"

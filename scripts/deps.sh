@@ -7,7 +7,7 @@ here=$(dirname "$0")
 
 pkgs="linux-source-6.12 build-essential git flex bison bc libelf-dev libssl-dev
 cpio busybox-static qemu-system-x86 ccache sparse python3 perl rsync kmod
-xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs"
+xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs gnuplot-nox"
 
 missing=
 for p in $pkgs; do

@@ -31,8 +31,10 @@ mkdir -p "$stage/selftests" "$stage/bench"
 is_dynamic "$busybox" &&
 	die "$busybox is dynamically linked; install busybox-static"
 
-# The benchmarks.
-for b in cma_bench swap_bench swap_throughput; do
+# The benchmarks, and the script of a make bench boot.
+cp "$ROOT/guest/bench_run" "$stage/bench/run" && chmod 0755 "$stage/bench/run" ||
+	die "cannot stage guest/bench_run"
+for b in cma_bench bg_load pin_pages swap_bench swap_throughput; do
 	gcc -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
 		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
 done

@@ -147,7 +147,7 @@ kconfig() {
 	# typo.  The required symbols must always be =y.  As in
 	# merge_config.sh, a later fragment overrides an earlier one: only a
 	# symbol's last setting must survive, and a "# CONFIG_X is not set"
-	# that overrides an earlier CONFIG_X=value (config/nogcma.config
+	# that overrides an earlier CONFIG_X=value (a fragment
 	# turning GCMA off) must leave CONFIG_X unset.
 	git -C "$_tree" grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
 		awk '{print $2}' | sort -u >"$_kdir/defined-symbols"
@@ -243,9 +243,20 @@ validate_settings() {
 	_want GCMA_KVM "${GCMA_KVM:-0}" '[01]' "0 (TCG) or 1 (KVM)"
 	_want GCMA_BENCH_ROUNDS "${GCMA_BENCH_ROUNDS:-32}" '[1-9][0-9]{0,3}' \
 		"rounds per size, 1 to 9999"
-	_want GCMA_BENCH_FILL "${GCMA_BENCH_FILL:-0}" '[0-9]+' "MiB, 0 or more"
-	_want GCMA_BENCH_THROUGHPUT "${GCMA_BENCH_THROUGHPUT:-1}" '[01]' \
-		"1 (make bench compares swap throughput too, the default) or 0 (it does not)"
+	_want GCMA_BENCH_SCALE "${GCMA_BENCH_SCALE:-default}" 'default|full' \
+		"default (128 MiB areas, 1 GiB guests) or full (the RFC's 256 MiB areas, 800 MiB)"
+	_want GCMA_BENCH_PIN_ROUNDS "${GCMA_BENCH_PIN_ROUNDS:-4}" '[1-9][0-9]{0,3}' \
+		"rounds per size with pinned pages, 1 to 9999"
+	_want GCMA_BENCH_TIMEOUT "${GCMA_BENCH_TIMEOUT:-5}" '[1-9][0-9]{0,2}' \
+		"seconds before a request with pinned pages is given up, 1 to 999"
+	_want GCMA_BENCH_PIN_STRIDE "${GCMA_BENCH_PIN_STRIDE:-1024}" '[1-9][0-9]{0,4}' \
+		"pages of the CMA area per pinned page, 1 to 99999"
+	_want GCMA_BENCH_LOAD_SECS "${GCMA_BENCH_LOAD_SECS:-60}" '[1-9][0-9]{1,3}' \
+		"seconds of background load in each cost boot, 10 to 9999"
+	for _s in GCMA_BENCH_COST GCMA_BENCH_UNPATCHED GCMA_BENCH_SWAP; do
+		eval "_v=\${$_s:-}"
+		[ -z "$_v" ] || _want "$_s" "$_v" '[01]' "0 (skip) or 1 (run)"
+	done
 	_want GCMA_RUN_TREE "${GCMA_RUN_TREE:-patches}" 'patches|linux' \
 		"linux (boot build/linux) or unset (boot patches/)"
 	if [ "${GCMA_KVM:-0}" = 1 ] && [ ! -w /dev/kvm ]; then

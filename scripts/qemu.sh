@@ -8,15 +8,15 @@
 # guest's results (ttyS1) to build/logs/results-TAG.txt.  In shell mode the
 # console is on stdio instead.  The guest gets two virtio disks, made
 # afresh at every boot: /dev/vda, blank, 512 MiB, to swap on, and
-# /dev/vdb, an empty ext4 file system of 1 GiB for the file-cache tests
+# /dev/vdb, an empty ext4 file system (1 GiB) for the file-cache tests
 # (mkfs.ext4, package e2fsprogs).  Exit status: 0 when the guest ended by
 # itself, 1 on a timeout or a QEMU error.
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
 # GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS (the areas
-# reserved at boot, default "cma=128M gcma=128M"; make bench boots with
-# "cma=128M" only for its settings without a GCMA area).
+# reserved at boot, default "cma=128M gcma=128M"; set and empty: none),
+# GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -52,7 +52,7 @@ done
 # Inode tables and journal are initialised here (as zero ranges: the
 # image stays mostly sparse), so that no ext4lazyinit thread writes to the
 # disk in the guest while the tests measure.
-if ! truncate -s 1G "$ext4" ||
+if ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
    ! "$mkfs_ext4" -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$ext4"; then
 	rm -f "$ext4"
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
@@ -62,7 +62,7 @@ drive="$drive -drive file=$ext4,if=virtio,format=raw,cache=unsafe"
 
 # tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
 # clock would fall back to 4 ms jiffies, useless for the benchmark.
-append="console=ttyS0 panic=-1 tsc=reliable $watchdog ${GCMA_VM_AREAS:-cma=128M gcma=128M} harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
+append="console=ttyS0 panic=-1 tsc=reliable $watchdog ${GCMA_VM_AREAS-cma=128M gcma=128M} harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
