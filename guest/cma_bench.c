@@ -174,6 +174,7 @@ static int request(const char *dir, long pages, int timeout_s, double *us)
 	int p[2], ret, status;
 	pid_t pid;
 
+	*us = 0;
 	if (pipe(p))
 		return -errno;
 	pid = fork();
@@ -195,27 +196,27 @@ static int request(const char *dir, long pages, int timeout_s, double *us)
 	} while (ret < 0 && errno == EINTR);
 	if (ret == 0) {
 		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		close(p[0]);
-		*us = now_us() - t0;
-		/* Granted just as it was given up: give it back. */
-		if (read_long(dir, "used") >= used_before + pages)
-			write_count(dir, "free", pages);
-		return -ETIMEDOUT;
+		ret = -ETIMEDOUT;
+	} else if (read(p[0], &o, sizeof(o)) != sizeof(o)) {
+		ret = -EIO;	/* the child died before it could tell */
+	} else {
+		ret = o.err ? -o.err : 0;
 	}
-	ret = read(p[0], &o, sizeof(o)) == sizeof(o) ? 0 : -EIO;
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	if (ret)
-		return ret;
-	*us = o.us;
-	if (o.err)
-		return -o.err;
-	ret = write_count(dir, "free", pages);
-	if (ret)
-		fprintf(stderr, "cma_bench: %s: free %ld pages: %s\n", dir,
-			pages, strerror(-ret));
-	return 0;
+	/* The child's own time when it told one, else the parent's. */
+	*us = ret == -EIO || ret == -ETIMEDOUT ? now_us() - t0 : o.us;
+	if (!ret) {
+		ret = write_count(dir, "free", pages);
+		if (ret)
+			fprintf(stderr, "cma_bench: %s: free %ld pages: %s\n",
+				dir, pages, strerror(-ret));
+		return 0;
+	}
+	/* Granted as it was given up, or to a child that died: give back. */
+	if (used_before >= 0 && read_long(dir, "used") >= used_before + pages)
+		write_count(dir, "free", pages);
+	return ret;
 }
 
 static void record(struct stat_acc *s, int ret, double us)

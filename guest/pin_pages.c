@@ -9,13 +9,15 @@
  * come next.  Then up to MAX_MIB of private anonymous memory is touched,
  * a MiB at a time; after each MiB, /proc/self/pagemap tells which of its
  * pages landed in the area.  The area is cut by PFN into buckets of
- * STRIDE pages, and the first page found in a bucket is kept for it;
- * touching stops once every bucket has one.  Each kept page is mlocked,
- * so that reclaim neither unmaps nor swaps it, and vmspliced into a pipe
- * that is never read: the pipe's reference makes migration of the page
- * fail, so alloc_contig_range() fails with -EBUSY on any range holding
- * it.  Pinned pages are thus at most about 2 * STRIDE pages apart.  All
- * other touched pages are given back.
+ * STRIDE pages, and the first page found in a bucket is pinned for it
+ * at once; touching stops once every bucket has one.  A pinned page is
+ * mlocked, so that reclaim neither unmaps nor swaps it, and vmspliced
+ * into a pipe that is never read: the pipe's reference makes migration
+ * of the page fail, so alloc_contig_range() fails with -EBUSY on any
+ * range holding it.  Pinned pages are thus at most about 2 * STRIDE pages
+ * apart.  A page that moved between the pagemap read and the pin (the
+ * load goes on meanwhile) is pinned where it went, and its bucket is
+ * looked for again.  All other touched pages are given back.
  *
  * Runs until SIGTERM or SIGINT; the references go away with the process.
  * Needs root (PFNs in pagemap, the CMA debugfs knobs).
@@ -27,11 +29,12 @@
  *
  * Output, on stdout:
  *   PIN area=<name> base_pfn=<n> count=<n> stride=<n> buckets=<n>
- *       pinned=<n> in_place=<n> touched_mib=<n> emptied=<yes|no>
- *       seconds=<setup time>
+ *       pinned=<n> in_area=<n> covered=<n> touched_mib=<n>
+ *       emptied=<yes|no> seconds=<setup time>
  * (one line), then "PIN_READY" once the pages are held, and on SIGTERM or
- * SIGINT "PIN_END pinned=<n> in_place=<n>".  in_place counts the pinned
- * pages still mapped at the PFN they were found at, inside the area.
+ * SIGINT "PIN_END pinned=<n> in_area=<n> covered=<n>".  in_area counts
+ * the pinned pages that pagemap shows inside the area, covered the
+ * buckets that hold at least one of them.
  * Exit status: 0 after PIN_END, 1 on a setup error or when nothing could
  * be pinned (after the PIN line), 2 on bad usage.
  */
@@ -60,7 +63,6 @@
 
 struct pin {
 	char *addr;
-	unsigned long pfn;
 };
 
 static long page_size;
@@ -198,75 +200,36 @@ static int read_pagemap(int fd, const char *addr, size_t n, uint64_t *ent)
 	return pread(fd, ent, len, off) == (ssize_t)len ? 0 : -1;
 }
 
-/* How many of the @n pinned pages are still at their PFN; -1 on error. */
-static long count_in_place(int pm, const struct pin *pins, long n)
+/*
+ * How many of the @n pinned pages pagemap shows inside the area, and in
+ * how many buckets (*@covered); -1 on error.
+ */
+static long count_in_area(int pm, const struct pin *pins, long n,
+			  unsigned long base, unsigned long count, long stride,
+			  long *covered)
 {
-	long i, in_place = 0;
+	unsigned char *seen = calloc((count + stride - 1) / stride, 1);
+	long i, in_area = 0;
+	unsigned long pfn;
 	uint64_t ent;
 
+	if (!seen)
+		die("out of memory");
+	*covered = 0;
 	for (i = 0; i < n; i++) {
-		if (read_pagemap(pm, pins[i].addr, 1, &ent))
+		if (read_pagemap(pm, pins[i].addr, 1, &ent)) {
+			free(seen);
 			return -1;
-		if ((ent & PM_PRESENT) && (ent & PM_PFN_MASK) == pins[i].pfn)
-			in_place++;
-	}
-	return in_place;
-}
-
-/*
- * Touch @mem a MiB at a time and record, in @pins, the first page seen
- * in each bucket of the area.  Pages are met in rising address order, so
- * @pins comes out sorted by address.  Returns the MiB touched.
- */
-static long find_pages(int pm, char *mem, long max_mib, unsigned long base,
-		       unsigned long count, long stride, unsigned long nbuckets,
-		       struct pin *pins, long *npins)
-{
-	size_t per_mib = MIB / page_size, i;
-	unsigned char *seen;
-	unsigned long filled = 0;
-	uint64_t *ent;
-	int present = 0, pfns = 0;
-	long mib;
-
-	seen = calloc(nbuckets, 1);
-	ent = malloc(per_mib * sizeof(*ent));
-	if (!seen || !ent)
-		die("out of memory for %lu buckets", nbuckets);
-	*npins = 0;
-	for (mib = 0; mib < max_mib && filled < nbuckets; mib++) {
-		volatile char *p = mem + mib * MIB;
-
-		for (i = 0; i < per_mib; i++)
-			p[i * page_size] = 1;
-		if (read_pagemap(pm, (char *)p, per_mib, ent))
-			die("cannot read /proc/self/pagemap: %s", strerror(errno));
-		for (i = 0; i < per_mib; i++) {
-			unsigned long pfn = ent[i] & PM_PFN_MASK, b;
-
-			if (!(ent[i] & PM_PRESENT))
-				continue;
-			present = 1;
-			if (pfn)
-				pfns = 1;
-			if (pfn < base || pfn - base >= count)
-				continue;
-			b = (pfn - base) / stride;
-			if (seen[b])
-				continue;
-			seen[b] = 1;
-			filled++;
-			pins[*npins].addr = (char *)p + i * page_size;
-			pins[*npins].pfn = pfn;
-			(*npins)++;
 		}
+		pfn = ent & PM_PFN_MASK;
+		if (!(ent & PM_PRESENT) || pfn < base || pfn - base >= count)
+			continue;
+		in_area++;
+		if (!seen[(pfn - base) / stride]++)
+			(*covered)++;
 	}
-	/* Without CAP_SYS_ADMIN every PFN reads as 0: nothing can match. */
-	if (present && !pfns)
-		die("/proc/self/pagemap shows no PFNs (not root?)");
-	free(ent);
 	free(seen);
-	return mib;
+	return in_area;
 }
 
 /* Room for @fds more descriptors than the few already open. */
@@ -303,36 +266,94 @@ static int new_pipe(long *slots)
 }
 
 /*
- * mlock each page, then vmsplice it into a pipe.  vmsplice without
- * SPLICE_F_GIFT takes a reference on the page and leaves it mapped here;
- * as long as the pipe holds the page, migration sees an unexpected
- * reference count and gives up on it.
+ * mlock the page at @addr, then vmsplice it into a pipe.  vmsplice
+ * without SPLICE_F_GIFT takes a reference on the page and leaves it
+ * mapped here; as long as the pipe holds the page, migration sees an
+ * unexpected reference count and gives up on it.
  */
-static void pin_all(struct pin *pins, long n)
+static void pin_one(char *addr)
 {
-	long i, slots = 0, used = 0;
-	int wfd = -1;
+	static long slots, used;
+	static int wfd = -1;
+	struct iovec iov = { addr, page_size };
+	ssize_t ret;
 
-	/* Two descriptors per pipe, sized for default pipes at worst. */
-	raise_nofile(2 * ((n + DEF_PIPE_SLOTS - 1) / DEF_PIPE_SLOTS));
-	for (i = 0; i < n; i++) {
-		struct iovec iov = { pins[i].addr, page_size };
-		ssize_t ret;
-
-		if (mlock(pins[i].addr, page_size))
-			die("mlock of page %ld (pfn %lu): %s", i, pins[i].pfn,
-			    strerror(errno));
-		/* A full pipe would block vmsplice: move on to a new one. */
-		if (used == slots) {
-			wfd = new_pipe(&slots);
-			used = 0;
-		}
-		ret = vmsplice(wfd, &iov, 1, 0);
-		if (ret != page_size)
-			die("vmsplice of page %ld (pfn %lu) returned %zd: %s",
-			    i, pins[i].pfn, ret, ret < 0 ? strerror(errno) : "short");
-		used++;
+	if (mlock(addr, page_size))
+		die("mlock of the page at %p: %s", addr, strerror(errno));
+	/* A full pipe would block vmsplice: move on to a new one. */
+	if (used == slots) {
+		wfd = new_pipe(&slots);
+		used = 0;
 	}
+	ret = vmsplice(wfd, &iov, 1, 0);
+	if (ret != page_size)
+		die("vmsplice of the page at %p returned %zd: %s", addr, ret,
+		    ret < 0 ? strerror(errno) : "short");
+	used++;
+}
+
+/*
+ * Touch @mem a MiB at a time and pin, recording it in @pins (room for
+ * @max_pins), the first page seen in each bucket of the area.  Pages are
+ * met in rising address order, so @pins comes out sorted by address.
+ * Returns the MiB touched.
+ */
+static long find_pages(int pm, char *mem, long max_mib, unsigned long base,
+		       unsigned long count, long stride, unsigned long nbuckets,
+		       struct pin *pins, long max_pins, long *npins)
+{
+	size_t per_mib = MIB / page_size, i;
+	unsigned long filled = 0, pfn, b;
+	unsigned char *seen;
+	uint64_t *ent, now;
+	int present = 0, pfns = 0;
+	long mib;
+
+	seen = calloc(nbuckets, 1);
+	ent = malloc(per_mib * sizeof(*ent));
+	if (!seen || !ent)
+		die("out of memory for %lu buckets", nbuckets);
+	*npins = 0;
+	for (mib = 0; mib < max_mib && filled < nbuckets; mib++) {
+		volatile char *p = mem + mib * MIB;
+
+		for (i = 0; i < per_mib; i++)
+			p[i * page_size] = 1;
+		if (read_pagemap(pm, (char *)p, per_mib, ent))
+			die("cannot read /proc/self/pagemap: %s", strerror(errno));
+		for (i = 0; i < per_mib && *npins < max_pins; i++) {
+			char *addr = (char *)p + i * page_size;
+
+			pfn = ent[i] & PM_PFN_MASK;
+			if (!(ent[i] & PM_PRESENT))
+				continue;
+			present = 1;
+			if (pfn)
+				pfns = 1;
+			if (pfn < base || pfn - base >= count)
+				continue;
+			if (seen[(pfn - base) / stride])
+				continue;
+			pin_one(addr);
+			pins[(*npins)++].addr = addr;
+			/* Where the page is now that it cannot move. */
+			if (read_pagemap(pm, addr, 1, &now))
+				die("cannot read /proc/self/pagemap: %s",
+				    strerror(errno));
+			pfn = now & PM_PFN_MASK;
+			if (!(now & PM_PRESENT) || pfn < base || pfn - base >= count)
+				continue;
+			b = (pfn - base) / stride;
+			if (!seen[b]++)
+				filled++;
+		}
+	}
+	/* Without CAP_SYS_ADMIN every PFN reads as 0: nothing can match. */
+	if (present && !pfns)
+		die("/proc/self/pagemap shows no PFNs (not root?)");
+	free(ent);
+	free(seen);
+	return mib;
 }
 
 /*
@@ -366,7 +387,7 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	unsigned long base, count, nbuckets;
-	long stride = -1, max_mib = -1, touched, npins, in_place;
+	long stride = -1, max_mib = -1, touched, npins, in_area, covered;
 	const char *dir = NULL;
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct sigaction sa;
@@ -416,7 +437,8 @@ int main(int argc, char **argv)
 	if (read_ulong(dir, "count", 10, &count) || !count)
 		die("cannot read %s/count", dir);
 	nbuckets = (count + stride - 1) / stride;
-	pins = calloc(nbuckets, sizeof(*pins));
+	/* Room for a few pages that move before they are pinned. */
+	pins = calloc(nbuckets + 64, sizeof(*pins));
 	if (!pins)
 		die("out of memory for %lu buckets", nbuckets);
 	pm = open("/proc/self/pagemap", O_RDONLY);
@@ -436,20 +458,21 @@ int main(int argc, char **argv)
 	 */
 	madvise(mem, max_mib * MIB, MADV_NOHUGEPAGE);
 
+	/* Two descriptors per pipe, sized for default pipes at worst. */
+	raise_nofile(2 * ((nbuckets + 64 + DEF_PIPE_SLOTS - 1) / DEF_PIPE_SLOTS));
 	touched = find_pages(pm, mem, max_mib, base, count, stride, nbuckets,
-			     pins, &npins);
-	pin_all(pins, npins);
+			     pins, nbuckets + 64, &npins);
 	release_others(mem, touched * MIB, pins, npins);
-	in_place = count_in_place(pm, pins, npins);
-	if (in_place < 0)
+	in_area = count_in_area(pm, pins, npins, base, count, stride, &covered);
+	if (in_area < 0)
 		die("cannot read /proc/self/pagemap: %s", strerror(errno));
 
-	printf("PIN area=%s base_pfn=%lu count=%lu stride=%ld buckets=%lu pinned=%ld in_place=%ld touched_mib=%ld emptied=%s seconds=%.1f\n",
-	       name, base, count, stride, nbuckets, npins, in_place, touched,
-	       emptied ? "yes" : "no", now_s() - t0);
+	printf("PIN area=%s base_pfn=%lu count=%lu stride=%ld buckets=%lu pinned=%ld in_area=%ld covered=%ld touched_mib=%ld emptied=%s seconds=%.1f\n",
+	       name, base, count, stride, nbuckets, npins, in_area, covered,
+	       touched, emptied ? "yes" : "no", now_s() - t0);
 	fflush(stdout);
-	if (!npins)
-		die("no page of %ld MiB touched landed in %s: nothing pinned",
+	if (!in_area)
+		die("no page of %ld MiB touched stayed in %s: nothing pinned there",
 		    touched, dir);
 
 	/*
@@ -475,10 +498,11 @@ int main(int argc, char **argv)
 	while (!stop)
 		sigsuspend(&old);
 
-	in_place = count_in_place(pm, pins, npins);
-	printf("PIN_END pinned=%ld in_place=%ld\n", npins, in_place);
+	in_area = count_in_area(pm, pins, npins, base, count, stride, &covered);
+	printf("PIN_END pinned=%ld in_area=%ld covered=%ld\n", npins, in_area,
+	       covered);
 	fflush(stdout);
-	if (in_place < 0)
+	if (in_area < 0)
 		die("cannot read /proc/self/pagemap: %s", strerror(errno));
 	return 0;
 }

@@ -10,14 +10,16 @@
 #                      alternating between the areas (guest/cma_bench);
 #                   2. pinned: pages inside the CMA area held by vmsplice
 #                      (guest/pin_pages), the same requests again.
-#   cost-none, cost-cma, cost-gcma, cost-gcma_swaponly, cost-gcma_zram
+#   cost-none, cost-cma, cost-gcma, cost-gcma_swaponly, cost-none_zram,
+#   cost-gcma_zram
 #                   3. the background load alone, for a fixed time, with
 #                      no area, a CMA area, a GCMA area, a GCMA area with
-#                      its page-cache client off, and a GCMA area with swap
-#                      on zram; an area's boot requests from it meanwhile,
-#                      one request a second, as the RFC's did.
+#                      its page-cache client off; and with swap on zram, no
+#                      area and a GCMA area; an area's boot requests from
+#                      it meanwhile, one request a second, as the RFC's did.
 #   unpatched       (GCMA_BENCH_UNPATCHED=1) the latency boot on plain
-#                   6.12 built with the same config, CMA only.
+#                   6.12 built with the same config, CMA only, with the
+#                   GCMA area's memory taken off the guest.
 #   swap            (GCMA_BENCH_SWAP=1) the swap client's own figures:
 #                   guest/swap_bench and guest/swap_throughput on,off.
 #
@@ -38,12 +40,13 @@ validate_settings
 t0=$(now)
 scale=${GCMA_BENCH_SCALE:-default}
 case $scale in
-default) area=128M lat_mem=1024 cost_mem=1024 ;;
+default) area_mib=128 lat_mem=1024 cost_mem=1024 ;;
 # The RFC's board had 800 MiB and one 256 MiB area; the latency boot holds
 # two areas, so it gets the second one's 256 MiB on top.
-full)	area=256M lat_mem=1056 cost_mem=800 ;;
+full)	area_mib=256 lat_mem=1056 cost_mem=800 ;;
 *)	die "GCMA_BENCH_SCALE=$scale: default or full" ;;
 esac
+area=${area_mib}M
 rounds=${GCMA_BENCH_ROUNDS:-32}
 pin_rounds=${GCMA_BENCH_PIN_ROUNDS:-4}
 timeout=${GCMA_BENCH_TIMEOUT:-5}
@@ -93,7 +96,10 @@ progress() {
 
 # boot TAG MEM_MIB AREAS TIMEOUT KERNEL APPEND: one benchmark boot; the
 # file the load reads is 1.25 times the guest's memory, on an ext4 disk
-# that holds it.
+# that holds it.  A boot fails when the guest does not end by itself, when
+# guest/bench_run does not end with status 0, or when the kernel reports
+# a panic, BUG, oops, warning, OOM kill, lockup or stall.
+fatal="Kernel panic|BUG:|Oops|WARNING: CPU|Call Trace:|Out of memory|blocked for more than|soft lockup|rcu: INFO:|UBSAN:|KASAN:"
 failed_boots=
 boot() {
 	_tag=bench-$1 _mem=$2
@@ -102,16 +108,26 @@ boot() {
 	progress "$_tag" &
 	_pw=$!
 	_tb=$(now)
+	_why=
 	if GCMA_VM_MEM=${_mem}M GCMA_VM_AREAS=$3 GCMA_VM_TIMEOUT=$4 \
 	   GCMA_VM_EXT4_MIB=$((_file + 512)) \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
-		say "boot $_tag took $(($(now) - _tb))s"
+		tr -d '\r' <"$LOGS/results-$_tag.txt" | grep -qx '### BENCH_DONE rc=0' ||
+			_why="guest/bench_run did not end with status 0"
+		grep -qE "$fatal" "$LOGS/console-$_tag.log" &&
+			_why="the kernel reported: $(grep -m1 -E "$fatal" "$LOGS/console-$_tag.log" | tr -d '\r')"
 	else
-		failed_boots="$failed_boots $_tag"
+		_why="the guest did not finish"
 	fi
 	kill "$_pw" 2>/dev/null
 	wait "$_pw" 2>/dev/null
+	if [ -n "$_why" ]; then
+		warn "boot $_tag failed: $_why"
+		failed_boots="$failed_boots $_tag"
+	else
+		say "boot $_tag took $(($(now) - _tb))s"
+	fi
 }
 
 # Under TCG every boot gets three times what it took on a 2-core host.
@@ -119,7 +135,7 @@ lat_append="bench_boot=latency bench_rounds=$rounds bench_pin_rounds=$pin_rounds
 lat_append="$lat_append bench_timeout=$timeout bench_pin_stride=$stride"
 boot latency "$lat_mem" "cma=$area gcma=$area" 3600 "$CHECK/bzImage" "$lat_append"
 if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
-	for s in none cma gcma gcma_swaponly gcma_zram; do
+	for s in none cma gcma gcma_swaponly none_zram gcma_zram; do
 		extra=
 		case $s in
 		none)	areas= a=none sw=vda ;;
@@ -127,6 +143,7 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 		gcma)	areas="gcma=$area" a=gcma sw=vda ;;
 		gcma_swaponly) areas="gcma=$area" a=gcma sw=vda
 			extra=gcma.file_enabled=0 ;;
+		none_zram) areas= a=none sw=zram ;;
 		gcma_zram) areas="gcma=$area" a=gcma sw=zram ;;
 		esac
 		boot "cost-$s" "$cost_mem" "$areas" $((load_secs * 3 + 1200)) \
@@ -135,7 +152,9 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 	done
 fi
 if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
-	boot unpatched "$lat_mem" "cma=$area" 3600 \
+	# Without the GCMA area, whose memory the patched boot does not
+	# count as the system's, so that both have the same MemTotal.
+	boot unpatched $((lat_mem - area_mib)) "cma=$area" 3600 \
 		"$UNPATCHED_OBJ/arch/x86/boot/bzImage" "$lat_append"
 fi
 if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then
@@ -161,7 +180,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		guest_cpus="${GCMA_VM_SMP:-2}" scale=$scale area=$area \
 		latency_mem_mib=$lat_mem cost_mem_mib=$cost_mem rounds=$rounds \
 		pin_rounds=$pin_rounds timeout_s=$timeout pin_stride=$stride \
-		load_secs=$load_secs \
+		load_secs=$load_secs cost="${GCMA_BENCH_COST:-1}" \
+		unpatched="${GCMA_BENCH_UNPATCHED:-0}" \
 		series="$(git -C "$CHECK_TREE" log -1 --format=%h)"
 	echo "report_rc=$?"
 	if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then

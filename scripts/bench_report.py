@@ -6,8 +6,8 @@ usage: bench_report.py LOGS JSON PLOTDIR KEY=VALUE...
 
 LOGS holds results-bench-TAG.txt, one per boot (scripts/bench.sh): TAG
 latency (both areas: the load and pinned scenarios), cost-none, cost-cma,
-cost-gcma, cost-gcma_swaponly, cost-gcma_zram (the background load alone,
-with or without an area), and, when asked for, unpatched (plain 6.12, CMA only).  The
+cost-gcma, cost-gcma_swaponly, cost-none_zram, cost-gcma_zram (the
+background load alone, with or without an area), and, when asked for, unpatched (plain 6.12, CMA only).  The
 KEY=VALUE pairs are the run's settings, copied into the data file.
 
 Prints the tables; writes JSON (every figure and the settings) and, in
@@ -24,13 +24,18 @@ import shutil
 import subprocess
 import sys
 
+# (setting, label, its baseline): the zram row is set against a boot
+# that swaps on zram too, so that its ratio is GCMA's, not zram's.
 COST_SETTINGS = [
-	('none', 'no area (baseline)'),
-	('cma', 'CMA area'),
-	('gcma', 'GCMA area'),
-	('gcma_swaponly', 'GCMA, file client off'),
-	('gcma_zram', 'GCMA area, zram swap'),
+	('none', 'no area (baseline)', 'none'),
+	('cma', 'CMA area', 'none'),
+	('gcma', 'GCMA area', 'none'),
+	('gcma_swaponly', 'GCMA, file client off', 'none'),
+	('none_zram', 'no area, zram swap', 'none_zram'),
+	('gcma_zram', 'GCMA area, zram swap', 'none_zram'),
 ]
+# The boots every run has (cost boots unless GCMA_BENCH_COST=0).
+LAT_KINDS = ('SETTING', 'BGLOAD', 'LAT', 'PIN', 'PIN_END')
 
 
 def num(v):
@@ -97,7 +102,7 @@ def print_latency(title, rows, show_fail):
 		for a in ('cma', 'gcma'):
 			d = rows[pages].get(a)
 			if not d:
-				cells.append('%6s %9s %9s %9s %9s' % ('-',) * 5)
+				cells.append('%6s %9s %9s %9s %9s' % (('-',) * 5))
 				continue
 			ok = '%d/%d' % (d['ok'], d['ok'] + d['failed'])
 			cells.append('%6s %9s %9s %9s %9s' % (
@@ -139,11 +144,17 @@ def main():
 	logs, json_path, plotdir = sys.argv[1:4]
 	settings = dict(a.split('=', 1) for a in sys.argv[4:] if '=' in a)
 	boots = {}
-	for tag in ['latency', 'unpatched'] + ['cost-' + s for s, _ in COST_SETTINGS]:
+	for tag in ['latency', 'unpatched'] + ['cost-' + c[0] for c in COST_SETTINGS]:
 		r = parse(os.path.join(logs, 'results-bench-%s.txt' % tag))
 		if r:
 			boots[tag] = r
 	bad = []
+	expected = ['latency']
+	if settings.get('cost', '1') == '1':
+		expected += ['cost-' + c[0] for c in COST_SETTINGS]
+	if settings.get('unpatched') == '1':
+		expected.append('unpatched')
+	bad += ['no results from the boot %s' % t for t in expected if t not in boots]
 	data = {'settings': settings, 'boots': {}}
 	for tag, r in boots.items():
 		data['boots'][tag] = {k.lower(): v for k, v in r.items()}
@@ -151,9 +162,21 @@ def main():
 			if d.get('errors'):
 				bad.append('%s: the background load read %d wrong words or pages'
 					   % (tag, d['errors']))
+			if d.get('children_died'):
+				bad.append('%s: %d processes of the background load died'
+					   % (tag, d['children_died']))
+		if not r.get('BGLOAD'):
+			bad.append('%s: no figures from the background load' % tag)
 		for d in r.get('BGLOAD_RC', []):
 			if d.get('value') == 3:
 				bad.append('%s: the background load read data it had not written' % tag)
+			elif d.get('value'):
+				bad.append('%s: the background load exited with status %s'
+					   % (tag, d['value']))
+		if tag in ('latency', 'unpatched'):
+			for k in LAT_KINDS:
+				if not r.get(k):
+					bad.append('%s: no %s line' % (tag, k))
 
 	lat = boots.get('latency', {})
 	for s in lat.get('SETTING', [])[:1]:
@@ -163,11 +186,11 @@ def main():
 	st = {d['when']: d for d in lat.get('STATS', [])}
 	if 'load' in st:
 		d = st['load']
-		print('at the first request: CMA areas %s of %s MiB free; GCMA area: '
-		      '%s of %s pages lent to its clients' % (
-			      fmt(d.get('CmaFree_kib', 0) / 1024),
-			      fmt(d.get('CmaTotal_kib', 0) / 1024),
-			      fmt(d.get('gcma_lent')), fmt(d.get('gcma_count'))))
+		cma_mib = d.get('cma_count', 0) * 4 / 1024
+		print('at the first request: CMA area %s of its %s MiB free (the rest '
+		      'holds movable pages); GCMA area %s of %s pages lent to its '
+		      'clients' % (fmt(d.get('CmaFree_kib', 0) / 1024), fmt(cma_mib),
+				   fmt(d.get('gcma_lent')), fmt(d.get('gcma_count'))))
 	for d in lat.get('BGLOAD', [])[:1]:
 		print('background load in that boot: %s anonymous pages/s (%s MiB in '
 		      'a %s MiB cgroup, %s workers), %s MiB/s read of a %s MiB file, '
@@ -182,10 +205,15 @@ def main():
 	pinned = lat_rows(lat, 'pinned')
 	for d in lat.get('PIN', []):
 		end = (lat.get('PIN_END') or [{}])[0]
-		print('pinned: %s pages of the CMA area "%s" (one per %s pages) held '
-		      'in pipes by vmsplice; %s still in place at the start, %s at '
-		      'the end' % (d['pinned'], d['area'], d['stride'],
-				  d['in_place'], fmt(end.get('in_place'))))
+		print('pinned: %s pages held in pipes by vmsplice, %s of them in the '
+		      'CMA area "%s", in %s of its %s stretches of %s pages; at the '
+		      'end %s in the area' % (d['pinned'], d['in_area'], d['area'],
+					      d['covered'], d['buckets'], d['stride'],
+					      fmt(end.get('in_area'))))
+		if not d['in_area']:
+			bad.append('no pinned page in the CMA area: the pinned scenario measured nothing')
+		elif end.get('in_area', 0) < d['in_area']:
+			bad.append('pinned pages left the CMA area during the pinned scenario')
 	print_latency('[ 2. The guarantee: the same requests with pinned pages '
 		      'in the CMA area ]', pinned, True)
 	print()
@@ -208,19 +236,21 @@ def main():
 	print('[ 3. Cost to the rest of the system: the background load alone, '
 	      'per boot ]')
 	print('%-22s %10s %7s %9s %7s %9s %9s %12s' % (
-		'setting', 'anon pg/s', 'vs none', 'file MB/s', 'vs none',
+		'setting', 'anon pg/s', 'vs base', 'file MB/s', 'vs base',
 		'swap hit%', 'file hit%', 'area lent%'))
-	base = (boots.get('cost-none', {}).get('BGLOAD') or [{}])[0]
 	data['cost'] = []
-	for s, label in COST_SETTINGS:
+	for s, label, against in COST_SETTINGS:
+		base = (boots.get('cost-' + against, {}).get('BGLOAD') or [{}])[0]
 		r = boots.get('cost-' + s, {})
 		b = (r.get('BGLOAD') or [None])[0]
 		if not b:
 			print('%-22s no result' % label)
 			continue
 		d = deltas(r.get('STATS', []), 'ready', 'end')
-		swap_hit = hit(d, 'swap_loaded', 'pswpin')
-		file_hit = hit(d, 'file_restored', 'file_read_misses')
+		swap_hit = file_hit = None
+		if s.startswith('gcma'):
+			swap_hit = hit(d, 'swap_loaded', 'pswpin')
+			file_hit = hit(d, 'file_restored', 'file_read_misses')
 		lent = '-'
 		if b.get('lent_avg_pct') is not None and isinstance(b.get('lent_avg_pct'), (int, float)):
 			lent = '%.0f (max %.0f)' % (b['lent_avg_pct'], b['lent_max_pct'])
@@ -232,10 +262,11 @@ def main():
 		if s == 'gcma_swaponly' and d.get('file_stored'):
 			bad.append('%s: the file client stored %d pages while off'
 				   % (label, d['file_stored']))
-		data['cost'].append({'setting': s, 'load': b, 'counter_deltas': d,
+		data['cost'].append({'setting': s, 'baseline': against,
+				     'load': b, 'counter_deltas': d,
 				     'swap_hit_pct': swap_hit, 'file_hit_pct': file_hit,
 				     'foreground': fg})
-	for s, label in COST_SETTINGS:
+	for s, label, _ in COST_SETTINGS:
 		fg = (boots.get('cost-' + s, {}).get('LOOP') or [None])[0]
 		if fg:
 			print('  %s: meanwhile %d requests from the area, %d granted, avg %s us, max %s us'
@@ -244,7 +275,8 @@ def main():
 			if s.startswith('gcma') and fg['failed']:
 				bad.append('%s: %d GCMA requests failed' % (label, fg['failed']))
 	print('(anon pg/s: pages the anonymous workers checked and rewrote per '
-	      'second; file MB/s: MiB/s read and checked; hit%: loads from GCMA '
+	      'second; file MB/s: MiB/s read and checked; vs base: against the '
+	      'no-area boot with the same swap device; hit%: loads from GCMA '
 	      'of all swap-ins, restores of all page-cache misses GCMA was asked '
 	      'for; lent%: area pages holding copies, avg and max of 1 s samples)')
 
@@ -278,7 +310,8 @@ def main():
 	with open(json_path, 'w') as f:
 		json.dump(data, f, indent=1, sort_keys=True)
 		f.write('\n')
-	plot(plotdir, load, pinned)
+	if load:
+		plot(plotdir, load, pinned)
 	print()
 	for b in bad:
 		print('error: ' + b)
