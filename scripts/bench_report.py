@@ -76,7 +76,7 @@ def fmt(v, spec='.0f'):
 	return format(v, spec)
 
 
-def ratio(a, b, spec='.3f'):
+def ratio(a, b, spec='.3g'):
 	if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or not b:
 		return '-'
 	return format(a / b, spec)
