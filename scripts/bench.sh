@@ -17,9 +17,10 @@
 #                      its page-cache client off; and with swap on zram, no
 #                      area and a GCMA area; an area's boot requests from
 #                      it meanwhile, one request a second, as the RFC's did.
-#   unpatched       (GCMA_BENCH_UNPATCHED=1) the latency boot on plain
-#                   6.12 built with the same config, CMA only, with the
-#                   GCMA area's memory taken off the guest.
+#   unpatched, cmaonly
+#                   (GCMA_BENCH_UNPATCHED=1) the latency boot, CMA only,
+#                   the GCMA area's memory taken off the guest: on plain
+#                   6.12 built with the same config, and on the series.
 #   swap            (GCMA_BENCH_SWAP=1) the swap client's own figures:
 #                   guest/swap_bench and guest/swap_throughput on,off.
 #
@@ -94,7 +95,8 @@ progress() {
 	done
 }
 
-# boot TAG MEM_MIB AREAS TIMEOUT KERNEL APPEND: one benchmark boot; the
+# boot TAG MEM_MIB AREAS TIMEOUT KERNEL APPEND [DONE]: one benchmark boot
+# that must print the line DONE (default: guest/bench_run's success); the
 # file the load reads is 1.25 times the guest's memory, on an ext4 disk
 # that holds it.  The KUnit suites built into the kernel do not run
 # (kunit.enable=0): they are make check's, and would run into the load.
@@ -118,8 +120,9 @@ boot() {
 	   GCMA_VM_EXT4_MIB=$((_file + 512)) \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
-		tr -d '\r' <"$LOGS/results-$_tag.txt" | grep -qx '### BENCH_DONE rc=0' ||
-			_why="guest/bench_run did not end with status 0"
+		tr -d '\r' <"$LOGS/results-$_tag.txt" |
+			grep -qxF "${7:-### BENCH_DONE rc=0}" ||
+			_why="no line \"${7:-### BENCH_DONE rc=0}\" from the guest"
 		awk -f "$here/console_reports.awk" "$LOGS/console-$_tag.log" \
 			>"$LOGS/console-$_tag.reports"
 		grep -qE "$fatal" "$LOGS/console-$_tag.reports" &&
@@ -161,14 +164,18 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 	done
 fi
 if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
-	# Without the GCMA area, whose memory the patched boot does not
-	# count as the system's, so that both have the same MemTotal.
+	# Both without the GCMA area, whose memory the latency boot does not
+	# count as the system's, so that all three have the same MemTotal;
+	# the series' kernel once more with the CMA area alone, so that the
+	# two kernels run the very same thing.
 	boot unpatched $((lat_mem - area_mib)) "cma=$area" 3600 \
 		"$UNPATCHED_OBJ/arch/x86/boot/bzImage" "$lat_append"
+	boot cmaonly $((lat_mem - area_mib)) "cma=$area" 3600 \
+		"$CHECK/bzImage" "$lat_append"
 fi
 if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then
 	boot swap 1024 "cma=128M gcma=128M" 1800 "$CHECK/bzImage" \
-		"bench_swapbench=1 bench_tput=on,off"
+		"bench_swapbench=1 bench_tput=on,off" "### HARNESS DONE"
 fi
 
 accel=TCG

@@ -7,7 +7,8 @@ usage: bench_report.py LOGS JSON PLOTDIR KEY=VALUE...
 LOGS holds results-bench-TAG.txt, one per boot (scripts/bench.sh): TAG
 latency (both areas: the load and pinned scenarios), cost-none, cost-cma,
 cost-gcma, cost-gcma_swaponly, cost-none_zram, cost-gcma_zram (the
-background load alone, with or without an area), and, when asked for, unpatched (plain 6.12, CMA only).  The
+background load alone, with or without an area), and, when asked for,
+unpatched and cmaonly (plain 6.12 and the series, CMA only).  The
 KEY=VALUE pairs are the run's settings, copied into the data file.
 
 Prints the tables; writes JSON (every figure and the settings) and, in
@@ -144,7 +145,7 @@ def main():
 	logs, json_path, plotdir = sys.argv[1:4]
 	settings = dict(a.split('=', 1) for a in sys.argv[4:] if '=' in a)
 	boots = {}
-	for tag in ['latency', 'unpatched'] + ['cost-' + c[0] for c in COST_SETTINGS]:
+	for tag in ['latency', 'unpatched', 'cmaonly'] + ['cost-' + c[0] for c in COST_SETTINGS]:
 		r = parse(os.path.join(logs, 'results-bench-%s.txt' % tag))
 		if r:
 			boots[tag] = r
@@ -153,7 +154,7 @@ def main():
 	if settings.get('cost', '1') == '1':
 		expected += ['cost-' + c[0] for c in COST_SETTINGS]
 	if settings.get('unpatched') == '1':
-		expected.append('unpatched')
+		expected += ['unpatched', 'cmaonly']
 	bad += ['no results from the boot %s' % t for t in expected if t not in boots]
 	data = {'settings': settings, 'boots': {}}
 	for tag, r in boots.items():
@@ -173,7 +174,7 @@ def main():
 			elif d.get('value'):
 				bad.append('%s: the background load exited with status %s'
 					   % (tag, d['value']))
-		if tag in ('latency', 'unpatched'):
+		if tag in ('latency', 'unpatched', 'cmaonly'):
 			for k in LAT_KINDS:
 				if not r.get(k):
 					bad.append('%s: no %s line' % (tag, k))
@@ -282,23 +283,25 @@ def main():
 
 	unp = boots.get('unpatched')
 	if unp:
+		only = boots.get('cmaonly', {})
 		print()
-		print('[ CMA on plain 6.12 (unpatched, same config) against CMA on '
-		      'the series ]')
-		print('%-8s %8s %12s %12s %8s %12s %12s %8s' % (
-			'scenario', 'nr_pages', 'ok patched', 'ok plain', '',
-			'avg patched', 'avg plain', 'ratio'))
+		print('[ CMA on plain 6.12 (same config) against CMA on the series: '
+		      'requests granted, avg us ]')
+		print('%-8s %8s %14s %14s %14s %8s' % (
+			'scenario', 'nr_pages', 'plain', 'series', 'series+GCMA',
+			'ratio'))
 		for sc in ('load', 'pinned'):
-			a, b = lat_rows(lat, sc), lat_rows(unp, sc)
-			for pages in sorted(set(a) | set(b)):
-				pa = a.get(pages, {}).get('cma', {})
-				pb = b.get(pages, {}).get('cma', {})
-				okf = lambda d: '%d/%d' % (d['ok'], d['ok'] + d['failed']) if d else '-'
-				print('%-8s %8d %12s %12s %8s %12s %12s %8s' % (
-					sc, pages, okf(pa), okf(pb), '',
-					fmt(pa.get('avg_us')), fmt(pb.get('avg_us')),
-					ratio(pa.get('avg_us'), pb.get('avg_us'))))
-		print('(ratio: patched avg / plain avg; each from its own boot)')
+			a, b, c = lat_rows(unp, sc), lat_rows(only, sc), lat_rows(lat, sc)
+			for pages in sorted(set(a) | set(b) | set(c)):
+				pa, pb, pc = (x.get(pages, {}).get('cma', {}) for x in (a, b, c))
+				cell = lambda d: ('%d/%d %s' % (d['ok'], d['ok'] + d['failed'],
+							       fmt(d['avg_us']))) if d else '-'
+				print('%-8s %8d %14s %14s %14s %8s' % (
+					sc, pages, cell(pa), cell(pb), cell(pc),
+					ratio(pb.get('avg_us'), pa.get('avg_us'))))
+		print('(plain and series: a boot each with the CMA area alone; '
+		      'series+GCMA: the latency boot above, a GCMA area beside it '
+		      'and its clients busy; ratio: series avg / plain avg)')
 
 	for sc, rows in (('load', load), ('pinned', pinned)):
 		for pages, per in rows.items():
