@@ -314,7 +314,8 @@ static long find_pages(int pm, char *mem, long max_mib, unsigned long base,
 	if (!seen || !ent)
 		die("out of memory for %lu buckets", nbuckets);
 	*npins = 0;
-	for (mib = 0; mib < max_mib && filled < nbuckets; mib++) {
+	for (mib = 0; mib < max_mib && filled < nbuckets && *npins < max_pins;
+	     mib++) {
 		volatile char *p = mem + mib * MIB;
 
 		for (i = 0; i < per_mib; i++)

@@ -96,9 +96,10 @@ progress() {
 }
 
 # boot TAG MEM_MIB AREAS TIMEOUT KERNEL APPEND [DONE]: one benchmark boot
-# that must print the line DONE (default: guest/bench_run's success); the
-# file the load reads is 1.25 times the guest's memory, on an ext4 disk
-# that holds it.  The KUnit suites built into the kernel do not run
+# that must print the lines of DONE, separated by ";" (default:
+# guest/bench_run's success); the file the load reads is 1.25 times the
+# guest's memory (or $file_base MiB, when set), on an ext4 disk that
+# holds it.  The KUnit suites built into the kernel do not run
 # (kunit.enable=0): they are make check's, and would run into the load.
 # A boot fails when the guest does not end by itself, when
 # guest/bench_run does not end with status 0, or when the kernel reports
@@ -110,7 +111,7 @@ fatal="Kernel panic|BUG:|Oops|WARNING: CPU|Out of memory|blocked for more than|s
 failed_boots=
 boot() {
 	_tag=bench-$1 _mem=$2
-	_file=$((_mem * 5 / 4))
+	_file=$((${file_base:-$_mem} * 5 / 4))
 	say "boot $_tag: ${_mem} MiB, ${3:-no area}"
 	progress "$_tag" &
 	_pw=$!
@@ -120,9 +121,13 @@ boot() {
 	   GCMA_VM_EXT4_MIB=$((_file + 512)) \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
-		tr -d '\r' <"$LOGS/results-$_tag.txt" |
-			grep -qxF "${7:-### BENCH_DONE rc=0}" ||
-			_why="no line \"${7:-### BENCH_DONE rc=0}\" from the guest"
+		_res=$(tr -d '\r' <"$LOGS/results-$_tag.txt")
+		_missing=$(echo "${7:-### BENCH_DONE rc=0}" | tr ';' '\n' |
+			while IFS= read -r _l; do
+				printf '%s\n' "$_res" | grep -qxF "$_l" ||
+					printf '"%s" ' "$_l"
+			done)
+		[ -z "$_missing" ] || _why="no line $_missing from the guest"
 		awk -f "$here/console_reports.awk" "$LOGS/console-$_tag.log" \
 			>"$LOGS/console-$_tag.reports"
 		grep -qE "$fatal" "$LOGS/console-$_tag.reports" &&
@@ -171,14 +176,18 @@ if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
 	# count as the system's, so that all three have the same MemTotal;
 	# the series' kernel once more with the CMA area alone, so that the
 	# two kernels run the very same thing.
+	# The load reads the latency boot's file size.
+	file_base=$lat_mem
 	boot unpatched $((lat_mem - area_mib)) "cma=$area" 3600 \
 		"$UNPATCHED_OBJ/arch/x86/boot/bzImage" "$lat_append"
 	boot cmaonly $((lat_mem - area_mib)) "cma=$area" 3600 \
 		"$CHECK/bzImage" "$lat_append"
+	file_base=
 fi
 if [ "${GCMA_BENCH_SWAP:-0}" = 1 ]; then
 	boot swap 1024 "cma=128M gcma=128M" 1800 "$CHECK/bzImage" \
-		"bench_swapbench=1 bench_tput=on,off" "### HARNESS DONE"
+		"bench_swapbench=1 bench_tput=on,off" \
+		"### END swapbench rc=0;### END swaptput rc=0;### HARNESS DONE"
 fi
 
 accel=TCG
@@ -194,7 +203,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		"with pins (one per $stride pages, requests given up after ${timeout} s);" \
 		"cost boots ${load_secs} s of load"
 	echo
-	$PYTHON "$here/bench_report.py" "$LOGS" "$LOGS/bench.json" "$LOGS" \
+	$PYTHON -B "$here/bench_report.py" "$LOGS" "$LOGS/bench.json" "$LOGS" \
 		base="$base_line" host_cpus="$(nproc)" host_cpu="$cpu" accel=$accel \
 		guest_cpus="${GCMA_VM_SMP:-2}" scale=$scale area=$area \
 		latency_mem_mib=$lat_mem cost_mem_mib=$cost_mem rounds=$rounds \
@@ -207,7 +216,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		echo
 		echo "[ The swap client's own figures (GCMA_BENCH_SWAP=1) ]"
 		tr -d '\r' <"$LOGS/results-bench-swap.txt" 2>/dev/null |
-			grep -v -e '^###' -e '^SWAP' -e '^# progress'
+			grep -v -e '^### [BH]' -e '^SWAP' -e '^# progress'
 	fi
 } >"$out.tmp" 2>&1
 report_rc=$(sed -n 's/^report_rc=//p' "$out.tmp")

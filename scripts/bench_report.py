@@ -35,8 +35,9 @@ COST_SETTINGS = [
 	('none_zram', 'no area, zram swap', 'none_zram'),
 	('gcma_zram', 'GCMA area, zram swap', 'none_zram'),
 ]
-# The boots every run has (cost boots unless GCMA_BENCH_COST=0).
-LAT_KINDS = ('SETTING', 'BGLOAD', 'LAT', 'PIN', 'PIN_END')
+# The result lines a boot of the latency kind (latency, unpatched,
+# cmaonly) must have.
+LAT_KINDS = ('SETTING', 'BGLOAD', 'LAT', 'PIN', 'PIN_END', 'STATS')
 
 
 def num(v):
@@ -174,10 +175,31 @@ def main():
 			elif d.get('value'):
 				bad.append('%s: the background load exited with status %s'
 					   % (tag, d['value']))
+		for d in r.get('STEP', []):
+			if d.get('rc'):
+				bad.append('%s: %s exited with status %s' % (tag, d['name'], d['rc']))
 		if tag in ('latency', 'unpatched', 'cmaonly'):
 			for k in LAT_KINDS:
 				if not r.get(k):
 					bad.append('%s: no %s line' % (tag, k))
+			allocators = ('cma', 'gcma') if tag == 'latency' else ('cma',)
+			for sc in ('load', 'pinned'):
+				rows = lat_rows(r, sc)
+				for a in allocators:
+					if not rows or any(a not in per for per in rows.values()):
+						bad.append('%s: %s figures of %s missing' % (tag, sc, a))
+			for d in r.get('PIN', []):
+				end = (r.get('PIN_END') or [{}])[0]
+				if not d['in_area']:
+					bad.append('%s: no pinned page in the CMA area' % tag)
+				elif end.get('in_area', 0) < d['in_area']:
+					bad.append('%s: pinned pages left the CMA area' % tag)
+		elif tag.startswith('cost-'):
+			whens = {d.get('when') for d in r.get('STATS', [])}
+			if not {'ready', 'end'} <= whens:
+				bad.append('%s: counters not read at the start and the end' % tag)
+			if tag not in ('cost-none', 'cost-none_zram') and not r.get('LOOP'):
+				bad.append('%s: no figures from the requests meanwhile' % tag)
 
 	lat = boots.get('latency', {})
 	for s in lat.get('SETTING', [])[:1]:
@@ -211,10 +233,7 @@ def main():
 		      'end %s in the area' % (d['pinned'], d['in_area'], d['area'],
 					      d['covered'], d['buckets'], d['stride'],
 					      fmt(end.get('in_area'))))
-		if not d['in_area']:
-			bad.append('no pinned page in the CMA area: the pinned scenario measured nothing')
-		elif end.get('in_area', 0) < d['in_area']:
-			bad.append('pinned pages left the CMA area during the pinned scenario')
+
 	print_latency('[ 2. The guarantee: the same requests with pinned pages '
 		      'in the CMA area ]', pinned, True)
 	print()
