@@ -12,7 +12,9 @@
 # (mkfs.ext4, package e2fsprogs).  Exit status: 0 when the guest ended by
 # itself, 1 on a timeout or a QEMU error.
 #
-# Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_KVM=1 (use
+# Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_VM_SILENCE
+# (seconds without output on either port before the guest is taken for
+# hung and stopped, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
 # GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS (the areas
 # reserved at boot, default "cma=128M gcma=128M"; set and empty: none),
@@ -85,9 +87,38 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel \
 	-serial "file:$console" -serial "file:$results" \
 	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1 &
 qemu=$!
+# A guest that hangs with its timers stopped prints nothing and trips no
+# detector of its own: stop it once neither port has grown for
+# GCMA_VM_SILENCE seconds (default 1200, longer than any test's silence).
+silence=${GCMA_VM_SILENCE:-1200}
+rm -f "$LOGS/qemu-$tag.silent"
+(
+	last= quiet=0
+	while sleep 10; do
+		size=$(cat "$console" "$results" 2>/dev/null | wc -c)
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 10))
+		else
+			quiet=0 last=$size
+		fi
+		if [ $quiet -ge "$silence" ]; then
+			echo "silent for ${silence}s" >"$LOGS/qemu-$tag.silent"
+			kill -TERM $qemu 2>/dev/null
+			exit 0
+		fi
+	done
+) &
+watcher=$!
 wait $qemu
 rc=$?
+kill $watcher 2>/dev/null
+wait $watcher 2>/dev/null
 trap - INT TERM HUP
+if [ -f "$LOGS/qemu-$tag.silent" ]; then
+	warn "the guest printed nothing for ${silence}s (GCMA_VM_SILENCE): a hang; killed"
+	tail_log "$console"
+	exit 1
+fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	warn "the guest did not finish within ${timeout}s (GCMA_VM_TIMEOUT); killed"
 	tail_log "$console"
