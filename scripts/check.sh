@@ -294,10 +294,60 @@ boot_tests() {
 		fail "$tag console: kernel report (build/logs/console-$tag.log):"
 		grep -nE -A2 "$splat" "$reports" | head -60
 	fi
+
+	# kmemleak (config/debug.config): guest/init scans once the tests end.
+	tr -d '\r' <"$results" | sed -n '/^### BEGIN kmemleak$/,/^### END kmemleak$/p' \
+		>"$LOGS/kmemleak-$tag.txt"
+	if [ ! -s "$LOGS/kmemleak-$tag.txt" ]; then
+		grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${kernel%/arch/*}/.config" 2>/dev/null &&
+			fail "$tag kmemleak: the kernel has kmemleak, the guest did not scan"
+	elif grep -q KMEMLEAK_SCAN_FAILED "$LOGS/kmemleak-$tag.txt"; then
+		fail "$tag kmemleak: the scan was refused (kmemleak off? see build/logs/console-$tag.log)"
+	elif grep -q 'unreferenced object' "$LOGS/kmemleak-$tag.txt"; then
+		fail "$tag kmemleak: $(grep -c 'unreferenced object' "$LOGS/kmemleak-$tag.txt") leaks (build/logs/kmemleak-$tag.txt):"
+		head -n 30 "$LOGS/kmemleak-$tag.txt" | sed 's/^/    /'
+	else
+		pass "$tag kmemleak: no leak after the tests"
+	fi
+}
+
+# param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
+# (KUnit off, a CMA area beside): the kernel must say ERE on COUNT lines
+# of its log, reserve no GCMA area, and report nothing on the console.
+param_boot() {
+	tag=params-$1 count=$2 expect=$3 values=$4
+	console=$LOGS/console-$tag.log results=$LOGS/results-$tag.txt
+	GCMA_VM_AREAS="cma=32M $values" GCMA_VM_TIMEOUT=900 \
+	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0" \
+		sh "$ROOT/scripts/qemu.sh" params "$CHECK/bzImage" "$initrd" "$tag" \
+		2>"$LOGS/qemu-run-$tag.log"
+	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
+	_out=$(tr -d '\r' <"$results" 2>/dev/null)
+	_said=$(echo "$_out" | grep -cE "$expect")
+	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
+	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
+		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
+	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
+		fail "$tag ($values): a GCMA area was reserved"
+	elif [ "$_said" -ne "$count" ]; then
+		fail "$tag ($values): $_said lines say /$expect/, not $count (build/logs/results-$tag.txt)"
+	elif grep -qE "$splat" "$LOGS/console-$tag.reports"; then
+		fail "$tag ($values): kernel report (build/logs/console-$tag.log)"
+		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
+	else
+		pass "$tag: $values refused, boot went on: $(echo "$_out" | grep -m1 -E "$expect")"
+	fi
 }
 
 boot_tests test "$CHECK/bzImage"
 [ "$scope" = quick ] && finish
+
+# The worst gcma= values, each boot with its own (the last gcma= wins).
+param_boot malformed 5 'gcma=.*no area reserved' \
+	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M@'
+param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
+param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000'
+param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
 
 # f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
 DEBUG_OBJ=$CHECK/obj-debug

@@ -25,7 +25,7 @@ here=$(dirname "$0")
 
 [ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|bench|shell BZIMAGE INITRAMFS [TAG]"
 mode=$1 kernel=$2 initrd=$3 tag=${4:-$1}
-case $mode in test|bench|shell) ;; *) die "unknown mode $mode" ;; esac
+case $mode in test|params|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 
