@@ -327,6 +327,8 @@ param_boot() {
 	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
 	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
 		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
+	elif ! echo "$_out" | grep -q '^AREA reserved gcma=0'; then
+		fail "$tag ($values): the guest listed no area, not even cma=32M's"
 	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
 		fail "$tag ($values): a GCMA area was reserved"
 	elif [ "$_said" -ne "$count" ]; then
@@ -343,8 +345,9 @@ boot_tests test "$CHECK/bzImage"
 [ "$scope" = quick ] && finish
 
 # The worst gcma= values, each boot with its own (the last gcma= wins).
-param_boot malformed 5 'gcma=.*no area reserved' \
-	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M@'
+# A malformed value also cancels a good one before it.
+param_boot malformed 5 'gcma.*no area reserved' \
+	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M gcma=64M@'
 param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
 param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000'
 param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
@@ -356,7 +359,8 @@ git -C "$CHECK_TREE" checkout -q "$top"
 if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
 	pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
 	# Smaller areas keep the swap tests short under KASAN and lockdep.
-	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "cma=32M gcma=32M"
+	# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
+	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "cma=32M gcma=32M init_on_alloc=1"
 else
 	fail "debug build (log: build/logs/build-debug.log)"
 fi
