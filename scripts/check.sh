@@ -240,6 +240,8 @@ boot_failure() {
 	_why=$(tr -d '\r' <"$1" | grep -m1 -E "$fatal")
 	if [ -n "$_why" ]; then
 		echo "the kernel reported: $_why"
+	elif tr -d '\r' <"$1" | grep -q 'AE_AML_LOOP_TIMEOUT'; then
+		echo "ACPI's _PRT timed out (AE_AML_LOOP_TIMEOUT): a device got no interrupt line"
 	elif grep -q 'did not finish within' "$2" 2>/dev/null; then
 		echo "no report, but it did not finish within ${GCMA_VM_TIMEOUT:-1200}s"
 	else
