@@ -33,9 +33,11 @@ timeout=${GCMA_VM_TIMEOUT:-1200}
 accel="-accel tcg"
 # Under TCG the guest's clock follows the host's while its vCPUs may not
 # run (a debug kernel once stalled 26 s in ACPI's boot-time parsing):
-# the soft-lockup watchdog waits 120 s instead of 20 before it reports.
-# A real lockup never ends, and is still reported.
-watchdog="watchdog_thresh=60"
+# the soft-lockup watchdog waits 120 s instead of 20 before it reports,
+# and the RCU stall detector 120 s instead of 21 (a debug boot's RCU
+# kthread was once starved 26 s, right after the TSC's recalibration).
+# A real lockup or stall never ends, and is still reported.
+watchdog="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 [ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host" && watchdog=
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
