@@ -343,13 +343,15 @@ param_boot() {
 	fi
 }
 
-boot_tests test "$CHECK/bzImage"
+# The GCMA area is the default DMA area (dma_users_test), below 512 MiB,
+# where the 1 GiB guest would not put it unasked.
+boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
 [ "$scope" = quick ] && finish
 
 # The worst gcma= values, each boot with its own (the last gcma= wins).
 # A malformed value also cancels a good one before it.
-param_boot malformed 5 'gcma.*no area reserved' \
-	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M gcma=64M@'
+param_boot malformed 7 'gcma.*no area reserved' \
+	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M,bogus gcma=64M,default,limit=32M gcma=64M gcma=64M@'
 param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
 param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000'
 param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
@@ -362,7 +364,7 @@ if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/bui
 	pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
 	# Smaller areas keep the swap tests short under KASAN and lockdep.
 	# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
-	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "cma=32M gcma=32M init_on_alloc=1"
+	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" "cma=32M gcma=32M,default,limit=512M init_on_alloc=1"
 else
 	fail "debug build (log: build/logs/build-debug.log)"
 fi
