@@ -35,6 +35,8 @@
 # GCMA_BENCH_SWAP, and those of scripts/qemu.sh.
 set -u
 here=$(dirname "$0")
+# x86_64 only (GCMA_ARCH=arm64 is make check's stage g).
+GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings

@@ -4,8 +4,10 @@
 #   per commit), W=1 + sparse on the .c files the series touches, boot with
 #   the KUnit suites (one item per case, judged by the kernel's KTAP
 #   parser) and the kselftests (the kernel's runner; one item per TAP
-#   result and per program), a clean console; then the same boot again
-#   with config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
+#   result and per program), a clean console; four boots of malformed
+#   gcma= values; an arm64 build and boot (QEMU virt, the areas declared
+#   in its device tree: scripts/dtb.sh) with the same tests; then the x86
+#   boot again with config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
 #   suite or program, a missing or short plan are failures.  Ends with
 #   "N passed, N failed".
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT, ...).
@@ -14,9 +16,12 @@
 # the top build and the plain boot only).
 set -u
 here=$(dirname "$0")
+# x86_64 throughout, but for stage g, which says arm64 itself.
+GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings
+x86_kvm=${GCMA_KVM:-0}
 scope=${GCMA_CHECK_SCOPE:-full}
 case $scope in full|quick) ;; *) die "GCMA_CHECK_SCOPE=$scope: full or quick" ;; esac
 
@@ -315,7 +320,8 @@ boot_tests() {
 
 # param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
 # (KUnit off, a CMA area beside): the kernel must say ERE on COUNT lines
-# of its log, reserve no GCMA area, and report nothing on the console.
+# of its log, reserve no GCMA area, leave cma='s area the default DMA
+# area, and report nothing on the console.
 param_boot() {
 	tag=params-$1 count=$2 expect=$3 values=$4
 	console=$LOGS/console-$tag.log results=$LOGS/results-$tag.txt
@@ -333,6 +339,8 @@ param_boot() {
 		fail "$tag ($values): the guest listed no area, not even cma=32M's"
 	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
 		fail "$tag ($values): a GCMA area was reserved"
+	elif ! echo "$_out" | grep -qx 'DMA_AREA reserved'; then
+		fail "$tag ($values): the default DMA area changed: $(echo "$_out" | grep '^DMA_AREA')"
 	elif [ "$_said" -ne "$count" ]; then
 		fail "$tag ($values): $_said lines say /$expect/, not $count (build/logs/results-$tag.txt)"
 	elif grep -qE "$splat" "$LOGS/console-$tag.reports"; then
@@ -353,8 +361,59 @@ boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
 param_boot malformed 7 'gcma.*no area reserved' \
 	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M,bogus gcma=64M,default,limit=32M gcma=64M gcma=64M@'
 param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
-param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000'
+param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000,default'
 param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
+
+# g. arm64: QEMU virt, its areas declared in the device tree ---------------
+# The same KUnit suites and kselftests, cross-compiled and under TCG,
+# with the areas of scripts/dtb.sh's device tree: shared-dma-pool nodes,
+# two with "guarantee" (one of them "linux,cma-default"), a plain CMA
+# one, and three GCMA nodes the kernel must refuse, each with its reason,
+# and boot on.
+arm64_obj=$CHECK/obj-arm64
+t0=$(now)
+git -C "$CHECK_TREE" checkout -q "$top"
+if (GCMA_ARCH=arm64 && . "$here/lib.sh" &&
+    build_kernel "$CHECK_TREE" "$arm64_obj" "$LOGS/build-arm64.log"); then
+	pass "arm64 build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
+	x86_initrd=$initrd x86_ksft_list=$ksft_list
+	initrd=$CHECK/initramfs-arm64.cpio
+	ksft_list=$initrd.d/root/selftests/kselftest-list.txt
+	if GCMA_ARCH=arm64 sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$arm64_obj" \
+		"$initrd" >/dev/null; then
+		GCMA_ARCH=arm64 GCMA_KVM=0
+		export GCMA_ARCH GCMA_KVM
+		boot_tests arm64 "$arm64_obj/arch/arm64/boot/Image"
+		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
+		dt_log=$(tr -d '\r' <"$LOGS/console-arm64.log" 2>/dev/null)
+		dt_bad=
+		for line in 'gcma: reserved memory gcma@58000000: a GCMA area' \
+			'gcma: reserved memory gcma@68000000: a GCMA area' \
+			'initialized node cma@50000000,' \
+			'refused-no-map@6c000000: not a GCMA area: it is no-map' \
+			'node refused-no-map@6c000000: its no-map memory stays unused' \
+			'refused-not-reusable@6c400000: not a GCMA area: it is not reusable' \
+			'refused-misaligned@6c810000: not a GCMA area: its base or size is not a multiple' \
+			'node refused-no-map@6c000000 compatible matching fail' \
+			'node refused-not-reusable@6c400000 compatible matching fail' \
+			'node refused-misaligned@6c810000 compatible matching fail'; do
+			[ "$(echo "$dt_log" | grep -cF "$line")" -eq 1 ] || dt_bad="$dt_bad [$line]"
+		done
+		echo "$dt_log" | grep -q 'created DMA memory pool' &&
+			dt_bad="$dt_bad [a coherent DMA pool was made]"
+		if [ -z "$dt_bad" ]; then
+			pass "arm64 device tree: two GCMA areas and a CMA area made, three faulty GCMA nodes refused with their reasons"
+		else
+			fail "arm64 device tree: not said once (build/logs/console-arm64.log):$dt_bad"
+		fi
+	else
+		fail "arm64 initramfs (log: build/logs/initramfs.log)"
+	fi
+	initrd=$x86_initrd ksft_list=$x86_ksft_list
+	echo "check: arm64 took $(($(now) - t0))s"
+else
+	fail "arm64 build (log: build/logs/build-arm64.log)"
+fi
 
 # f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
 DEBUG_OBJ=$CHECK/obj-debug

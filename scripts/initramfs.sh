@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the guest's initramfs: busybox, guest/init, the gcma kselftests of
 # the kernel tree under test (if it has them) with the kernel's kselftest
-# runner, and the benchmarks.
+# runner, and the benchmarks; for $GCMA_ARCH (lib.sh), cross-compiled
+# for arm64.
 #
 # usage: scripts/initramfs.sh TREE OBJ OUT.cpio
 #   TREE  kernel source tree (tools/testing/selftests/gcma is taken from it)
@@ -14,7 +15,11 @@ here=$(dirname "$0")
 
 [ $# -eq 3 ] || die "usage: $0 TREE OBJ OUT.cpio"
 tree=$1 obj=$2 out=$3
-busybox=${BUSYBOX:-/bin/busybox}
+# Debian's busybox-static of the guest's architecture (make deps unpacks
+# the arm64 one).
+busybox=/bin/busybox
+[ "$GCMA_ARCH" = arm64 ] && busybox=$BUILD/deps/arm64/bin/busybox
+busybox=${BUSYBOX:-$busybox}
 work=$out.d
 stage=$work/root
 log=$LOGS/initramfs.log
@@ -27,7 +32,7 @@ mkdir -p "$LOGS"
 rm -rf "$work"
 mkdir -p "$stage/selftests" "$stage/bench"
 
-[ -x "$busybox" ] || die "$busybox missing (package busybox-static; run 'make deps')"
+[ -x "$busybox" ] || die "$busybox missing (busybox-static for $GCMA_ARCH; run 'make deps')"
 is_dynamic "$busybox" &&
 	die "$busybox is dynamically linked; install busybox-static"
 
@@ -35,7 +40,7 @@ is_dynamic "$busybox" &&
 cp "$ROOT/guest/bench_run" "$stage/bench/run" && chmod 0755 "$stage/bench/run" ||
 	die "cannot stage guest/bench_run"
 for b in cma_bench bg_load pin_pages swap_bench swap_throughput; do
-	gcc -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
+	"${CROSS}gcc" -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
 		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
 done
 
@@ -49,6 +54,7 @@ if [ -f "$ksft/gcma/Makefile" ]; then
 	kmake "$tree" "$obj" headers >>"$log" 2>&1 ||
 		{ tail_log "$log"; die "make headers failed"; }
 	if ! make -C "$ksft" TARGETS=gcma O="$obj" USERLDFLAGS=-static \
+		ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
 		KSFT_INSTALL_PATH="$stage/selftests" install >>"$log" 2>&1; then
 		tail_log "$log"
 		die "building and installing the gcma kselftests failed"

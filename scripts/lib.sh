@@ -25,8 +25,25 @@ CCACHE_BASEDIR=$ROOT
 CCACHE_NOHASHDIR=1
 export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 
-# Symbols that must be =y in every merged .config.
-REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_PCI BLK_DEV_INITRD SERIAL_8250_CONSOLE KUNIT"
+# The architecture built and booted: x86_64 (QEMU pc, the default) or
+# arm64 (QEMU virt, cross-compiled, its areas in the device tree).  Per
+# architecture: the kernel's ARCH, the compiler prefix, the image, the
+# config/ fragment, and the symbols that must be =y in the merged .config.
+GCMA_ARCH=${GCMA_ARCH:-x86_64}
+case $GCMA_ARCH in
+x86_64)
+	KARCH=x86 CROSS= KIMAGE=bzImage
+	REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_PCI BLK_DEV_INITRD SERIAL_8250_CONSOLE KUNIT" ;;
+arm64)
+	KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=Image
+	REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_MMIO BLK_DEV_INITRD SERIAL_AMBA_PL011_CONSOLE KUNIT OF_RESERVED_MEM VIRTIO_CONSOLE" ;;
+*)
+	echo "GCMA_ARCH=$GCMA_ARCH: x86_64 or arm64" >&2
+	exit 1 ;;
+esac
+
+# kernel_image OBJ: the bootable image a build in OBJ makes.
+kernel_image() { echo "$1/arch/$KARCH/boot/$KIMAGE"; }
 
 prog=$(basename "$0" .sh)
 
@@ -120,13 +137,14 @@ prepare_check_tree() {
 INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
 
 # kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/base.config
-# + the in-tree fragments TREE has + the fragments of config/ named in
+# + config/$GCMA_ARCH.config + the in-tree fragments TREE has + the
+# fragments of config/ named in
 # $KCONFIG_EXTRA (e.g. "debug.config"), and verify that every setting of
 # every fragment survived.  OBJ/.config is only replaced when it changes,
 # so an unchanged config costs no rebuild.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
-	_frags="$ROOT/config/base.config"
+	_frags="$ROOT/config/base.config $ROOT/config/$GCMA_ARCH.config"
 	for _f in $INTREE_FRAGMENTS; do
 		[ -f "$_tree/$_f" ] && _frags="$_frags $_tree/$_f"
 	done
@@ -134,10 +152,10 @@ kconfig() {
 	mkdir -p "$_kdir" "$_obj"
 	echo "kconfig: tinyconfig +$(echo " $_frags" | sed "s| $ROOT/| |g; s| $_tree/| |g")" >>"$_log"
 	{
-		make -s -C "$_tree" O="$_kdir" tinyconfig &&
+		make -s -C "$_tree" O="$_kdir" ARCH="$KARCH" tinyconfig &&
 		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
 			"$_kdir/.config" $_frags &&
-		make -s -C "$_tree" O="$_kdir" olddefconfig
+		make -s -C "$_tree" O="$_kdir" ARCH="$KARCH" olddefconfig
 	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
 
 	# Every CONFIG_X=value of the fragments must survive.  A symbol of
@@ -187,20 +205,22 @@ kconfig() {
 	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
 }
 
-# kmake TREE OBJ [ARGS...]: make in TREE with objects in OBJ, through ccache.
+# kmake TREE OBJ [ARGS...]: make in TREE with objects in OBJ, through
+# ccache, for $GCMA_ARCH.
 kmake() {
 	_tree=$1 _obj=$2
 	shift 2
-	make -C "$_tree" O="$_obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -C "$_tree" O="$_obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_USER=gcma KBUILD_BUILD_HOST=harness \
 		-j"$NPROC" "$@"
 }
 
-# build_kernel TREE OBJ LOG: configure and build bzImage; log in LOG.
+# build_kernel TREE OBJ LOG: configure and build the image; log in LOG.
 build_kernel() {
 	: >"$3"
 	kconfig "$1" "$2" "$3" || return 1
-	if ! kmake "$1" "$2" bzImage >>"$3" 2>&1; then
+	if ! kmake "$1" "$2" "$KIMAGE" >>"$3" 2>&1; then
 		warn "kernel build failed (log: ${3#"$ROOT"/})"
 		grep -E 'error:|Error [0-9]' "$3" | head -20 >&2
 		tail_log "$3" 30

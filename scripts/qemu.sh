@@ -1,7 +1,9 @@
 #!/bin/sh
-# Boot the test kernel in QEMU.
+# Boot the test kernel in QEMU: x86_64's pc, or with GCMA_ARCH=arm64
+# (lib.sh) arm64's virt, with the device tree of scripts/dtb.sh, which
+# declares the areas.
 #
-# usage: scripts/qemu.sh MODE BZIMAGE INITRAMFS [TAG]
+# usage: scripts/qemu.sh MODE KERNEL INITRAMFS [TAG]
 #   MODE  test | bench | shell (passed to guest/init as harness=MODE)
 #   TAG   names the logs (default: MODE)
 # The kernel console (ttyS0) goes to build/logs/console-TAG.log, the
@@ -17,13 +19,14 @@
 # hung and stopped, default 1200), GCMA_KVM=1 (use
 # KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
 # GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS (the areas
-# reserved at boot, default "cma=128M gcma=128M"; set and empty: none),
+# reserved at boot, default "cma=128M gcma=128M" on x86_64, none on
+# arm64, whose device tree has them; set and empty: none),
 # GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|bench|shell BZIMAGE INITRAMFS [TAG]"
+[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|params|bench|shell KERNEL INITRAMFS [TAG]"
 mode=$1 kernel=$2 initrd=$3 tag=${4:-$1}
 case $mode in test|params|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
@@ -39,6 +42,7 @@ accel="-accel tcg"
 # A real lockup or stall never ends, and is still reported.
 watchdog="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 [ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host" && watchdog=
+[ "${GCMA_KVM:-0}" = 1 ] && [ "$GCMA_ARCH" = arm64 ] && die "GCMA_KVM=1 is for x86_64 guests only"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
@@ -61,18 +65,40 @@ if ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
 	rm -f "$ext4"
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
 fi
-drive="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
-drive="$drive -drive file=$ext4,if=virtio,format=raw,cache=unsafe"
-
-# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and the
-# clock would fall back to 4 ms jiffies, useless for the benchmark.
-append="console=ttyS0 panic=-1 tsc=reliable $watchdog ${GCMA_VM_AREAS-cma=128M gcma=128M} harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
+if [ "$GCMA_ARCH" = arm64 ]; then
+	# virt: virtio-mmio disks (the last one given is /dev/vda), the
+	# results on a virtio console (/dev/hvc0), virt's one UART the
+	# console.  Its device tree describes the memory and CPUs, so it is
+	# made for this boot's.
+	dtb=$CHECK/virt-$tag.dtb
+	sh "$here/dtb.sh" "$dtb" || die "no device tree for the arm64 guest"
+	qemu_system="qemu-system-aarch64 -M virt -cpu cortex-a57 -dtb $dtb"
+	machine="-drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4"
+	machine="$machine -device virtio-blk-device,drive=ext4"
+	machine="$machine -drive file=$disk,if=none,format=raw,cache=unsafe,id=swap"
+	machine="$machine -device virtio-blk-device,drive=swap"
+	machine="$machine -device virtio-serial-device -device virtconsole,chardev=results"
+	console_ports="-serial file:$console -chardev file,id=results,path=$results"
+	append="console=ttyAMA0 results_port=/dev/hvc0 cma_test_areas=cma@50000000"
+	areas=${GCMA_VM_AREAS-}
+else
+	qemu_system=qemu-system-x86_64
+	machine="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
+	machine="$machine -drive file=$ext4,if=virtio,format=raw,cache=unsafe"
+	console_ports="-serial file:$console -serial file:$results"
+	# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and
+	# the clock would fall back to 4 ms jiffies, useless for the benchmark.
+	append="console=ttyS0 tsc=reliable"
+	areas=${GCMA_VM_AREAS-cma=128M gcma=128M}
+fi
+append="$append panic=-1 $watchdog $areas harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
-	exec qemu-system-x86_64 $accel -m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
-		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" $drive \
-		-serial mon:stdio -serial "file:$results" -append "$append"
+	exec $qemu_system $accel -m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" $machine \
+		$(echo "$console_ports" | sed 's/-serial file:[^ ]*/-serial mon:stdio/') \
+		-append "$append"
 fi
 
 say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
@@ -82,11 +108,10 @@ say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
 # so that no signal can fall between the start and the trap.
 qemu=
 trap '[ -n "$qemu" ] && { kill -TERM $qemu 2>/dev/null; wait $qemu; }; warn "interrupted: QEMU stopped"; exit 130' INT TERM HUP
-timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel \
+timeout --foreground -k 10 "$timeout" $qemu_system $accel \
 	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
 	-nographic -monitor none -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" $drive \
-	-serial "file:$console" -serial "file:$results" \
+	-kernel "$kernel" -initrd "$initrd" $machine $console_ports \
 	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1 &
 qemu=$!
 # A guest that hangs with its timers stopped prints nothing and trips no
@@ -126,7 +151,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	tail_log "$console"
 	exit 1
 elif [ $rc -ne 0 ]; then
-	warn "qemu-system-x86_64 exited with status $rc: $(tail -n 3 "$LOGS/qemu-$tag.log" | tr '\n' ' ')"
+	warn "${qemu_system%% *} exited with status $rc: $(tail -n 3 "$LOGS/qemu-$tag.log" | tr '\n' ' ')"
 	exit 1
 fi
 exit 0

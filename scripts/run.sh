@@ -4,6 +4,8 @@
 # GCMA_RUN_TREE=linux boots build/linux instead (objects in build/obj-linux).
 set -u
 here=$(dirname "$0")
+# x86_64 only (GCMA_ARCH=arm64 is make check's stage g).
+GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Write the device tree of the arm64 test guest: QEMU virt's own tree for
+# the guest's memory and CPUs, plus the reserved-memory nodes of the areas.
+#
+# usage: scripts/dtb.sh OUT.dtb
+# Environment: GCMA_VM_MEM, GCMA_VM_SMP (as scripts/qemu.sh takes them; the
+# tree describes them, so both must match the boot).
+#
+# The areas (RAM starts at 1 GiB; QEMU loads the kernel, the initramfs
+# and the tree in its first 256 MiB):
+#   cma@50000000   128 MiB plain CMA area, for the tests' comparisons
+#   gcma@58000000  128 MiB GCMA area (guarantee), the one the KUnit
+#                  suites and most kselftests take whole
+#   gcma@68000000  64 MiB GCMA area, the default DMA area (DMA atomic
+#                  pools hold pages of it); dma_users_test's
+# and three nodes the kernel must refuse, with a message: guarantee with
+# no-map, guarantee without reusable, and guarantee on a base that is not
+# pageblock-aligned.
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+[ $# -eq 1 ] || die "usage: $0 OUT.dtb"
+out=$1
+work=$out.d
+mkdir -p "$work"
+command -v dtc >/dev/null || die "dtc missing (package device-tree-compiler; run 'make deps')"
+
+qemu-system-aarch64 -M "virt,dumpdtb=$work/virt.dtb" -cpu cortex-a57 \
+	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" -nographic \
+	>"$work/dumpdtb.log" 2>&1 ||
+	{ tail_log "$work/dumpdtb.log"; die "qemu-system-aarch64 could not dump virt's device tree"; }
+dtc -q -I dtb -O dts -o "$work/virt.dts" "$work/virt.dtb" ||
+	die "dtc cannot read QEMU's device tree"
+
+# A second root node in the same source merges into the first.
+cat "$work/virt.dts" - >"$work/gcma.dts" <<'EOF'
+
+/ {
+	reserved-memory {
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+
+		cma@50000000 {
+			compatible = "shared-dma-pool";
+			reusable;
+			reg = <0x0 0x50000000 0x0 0x8000000>;
+		};
+
+		gcma@58000000 {
+			compatible = "shared-dma-pool";
+			reusable;
+			guarantee;
+			reg = <0x0 0x58000000 0x0 0x8000000>;
+		};
+
+		gcma@68000000 {
+			compatible = "shared-dma-pool";
+			reusable;
+			guarantee;
+			linux,cma-default;
+			reg = <0x0 0x68000000 0x0 0x4000000>;
+		};
+
+		refused-no-map@6c000000 {
+			compatible = "shared-dma-pool";
+			reusable;
+			guarantee;
+			no-map;
+			reg = <0x0 0x6c000000 0x0 0x400000>;
+		};
+
+		refused-not-reusable@6c400000 {
+			compatible = "shared-dma-pool";
+			guarantee;
+			reg = <0x0 0x6c400000 0x0 0x400000>;
+		};
+
+		refused-misaligned@6c810000 {
+			compatible = "shared-dma-pool";
+			reusable;
+			guarantee;
+			reg = <0x0 0x6c810000 0x0 0x400000>;
+		};
+	};
+};
+EOF
+dtc -q -I dts -O dtb -o "$out" "$work/gcma.dts" >"$work/dtc.log" 2>&1 ||
+	{ tail_log "$work/dtc.log"; die "dtc cannot compile $work/gcma.dts"; }
