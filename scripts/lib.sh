@@ -141,7 +141,10 @@ INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
 # fragments of config/ named in
 # $KCONFIG_EXTRA (e.g. "debug.config"), and verify that every setting of
 # every fragment survived.  OBJ/.config is only replaced when it changes,
-# so an unchanged config costs no rebuild.
+# so an unchanged config costs no rebuild.  A config once merged and
+# verified is kept under a key of all it depends on (the fragments, TREE's
+# Kconfig files and tiny configs, the toolchain): merging again takes 20 s,
+# at each of make check's per-commit builds.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
 	_frags="$ROOT/config/base.config $ROOT/config/$GCMA_ARCH.config"
@@ -149,8 +152,23 @@ kconfig() {
 		[ -f "$_tree/$_f" ] && _frags="$_frags $_tree/$_f"
 	done
 	for _f in ${KCONFIG_EXTRA:-}; do _frags="$_frags $ROOT/config/$_f"; done
-	mkdir -p "$_kdir" "$_obj"
+	mkdir -p "$_kdir/by-key" "$_obj"
 	echo "kconfig: tinyconfig +$(echo " $_frags" | sed "s| $ROOT/| |g; s| $_tree/| |g")" >>"$_log"
+	_key=$({
+		echo "$KARCH"
+		"${CROSS}gcc" --version | head -n 1
+		"${CROSS}ld" --version | head -n 1
+		cat $_frags
+		git -C "$_tree" ls-files -z -co --exclude-standard -- '*Kconfig*' \
+			'arch/*/configs/*.config' 'kernel/configs/*.config' |
+			(cd "$_tree" && xargs -0 cat)
+	} | sha1sum | cut -d' ' -f1)
+	if [ -n "$_key" ] && [ -f "$_kdir/by-key/$_key" ]; then
+		echo "kconfig: merged and verified before (key $_key)" >>"$_log"
+		cmp -s "$_kdir/by-key/$_key" "$_obj/.config" ||
+			cp "$_kdir/by-key/$_key" "$_obj/.config"
+		return
+	fi
 	{
 		make -s -C "$_tree" O="$_kdir" ARCH="$KARCH" tinyconfig &&
 		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
@@ -202,6 +220,7 @@ kconfig() {
 	[ -z "$_on" ] ||
 		warn "merged .config sets what a fragment turns off (selected by another symbol?):$_on"
 	[ -z "$_bad$_on" ] || return 1
+	cp "$_kdir/.config" "$_kdir/by-key/$_key"
 	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
 }
 
@@ -216,11 +235,12 @@ kmake() {
 		-j"$NPROC" "$@"
 }
 
-# build_kernel TREE OBJ LOG: configure and build the image; log in LOG.
+# build_kernel TREE OBJ LOG [TARGET]: configure and build TARGET, by
+# default the image; log in LOG.
 build_kernel() {
 	: >"$3"
 	kconfig "$1" "$2" "$3" || return 1
-	if ! kmake "$1" "$2" "$KIMAGE" >>"$3" 2>&1; then
+	if ! kmake "$1" "$2" "${4:-$KIMAGE}" >>"$3" 2>&1; then
 		warn "kernel build failed (log: ${3#"$ROOT"/})"
 		grep -E 'error:|Error [0-9]' "$3" | head -20 >&2
 		tail_log "$3" 30
