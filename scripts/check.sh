@@ -6,24 +6,28 @@
 #   parser) and the kselftests (the kernel's runner; one item per TAP
 #   result and per program), a clean console; four boots of malformed
 #   gcma= values; an arm64 build and boot (QEMU virt, the areas declared
-#   in its device tree: scripts/dtb.sh) with the same tests; then the x86
-#   boot again with config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
+#   in its device tree: scripts/dtb.sh) with the same tests; a 32-bit ARM
+#   build (make check-arm boots it); then the x86 boot again with
+#   config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
 #   suite or program, a missing or short plan are failures.  Ends with
 #   "N passed, N failed".
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT, ...).
 # For scripts/check-selftest.sh only: GCMA_CHECK_EXTRA_PATCHES (patch
 # files applied after the series) and GCMA_CHECK_SCOPE=quick (checkpatch,
-# the top build and the plain boot only).
+# the top build and the plain boot only).  make check-arm:
+# GCMA_CHECK_SCOPE=arm, the apply and a 32-bit ARM build and boot alone
+# (cross_stage), its areas in HighMem.
 set -u
 here=$(dirname "$0")
-# x86_64 throughout, but for stage g, which says arm64 itself.
+# x86_64 throughout, but for cross_build and cross_stage, which name
+# their own architecture.
 GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings
 x86_kvm=${GCMA_KVM:-0}
 scope=${GCMA_CHECK_SCOPE:-full}
-case $scope in full|quick) ;; *) die "GCMA_CHECK_SCOPE=$scope: full or quick" ;; esac
+case $scope in full|quick|arm) ;; *) die "GCMA_CHECK_SCOPE=$scope: full, quick or arm" ;; esac
 
 npass=0 nfail=0
 pass() { npass=$((npass + 1)); echo "PASS: $*"; }
@@ -79,6 +83,250 @@ for p in ${GCMA_CHECK_EXTRA_PATCHES:-}; do
 	fi
 done
 top=$(git -C "$CHECK_TREE" rev-parse HEAD)
+
+# kunit_suites: the KUnit suites the series defines (the .name of every
+# struct kunit_suite in the files it adds or changes); each must run.
+kunit_suites() {
+	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' '*.h' |
+	while read -r f; do
+		[ -f "$CHECK_TREE/$f" ] || continue
+		awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
+		     s && /\.name[[:space:]]*=/ {
+			match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
+		     }' "$CHECK_TREE/$f"
+	done | sort -u
+}
+# vm_timeout: the guest's time limit for the initramfs $initrd, unless
+# GCMA_VM_TIMEOUT is set: every kselftest may take its whole timeout (the
+# runner's, as guest/init computes it) before the runner stops it, plus
+# 15 minutes for the boot and KUnit.
+vm_timeout() {
+	[ -n "${GCMA_VM_TIMEOUT:-}" ] && { echo "$GCMA_VM_TIMEOUT"; return; }
+	_per_test=$(sed -n 's/^timeout=//p' "$initrd.d/root/selftests/gcma/settings" 2>/dev/null)
+	echo $(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${_per_test:-45} * $(ksft_timeout_mult) + 900 ))
+}
+
+# What ends a boot: the kernel's reports of a hang or a crash.
+fatal='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stalls? on CPU|self-detected stall|Kernel panic|Oops|kernel BUG at|(^|[^A-Z_])BUG:|general protection'
+# What the console must never show: those, WARN()'s "WARNING: CPU: N PID:"
+# and lockdep's "WARNING: possible ..." (not the CPU-bug lines
+# "RETBleed: WARNING: Spectre ..." of some hosts), any other stack dump,
+# KASAN, UBSAN, page allocation failures, and GCMA's reports of a bad
+# release or of a client that keeps a page.
+splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: free of pfn|gcma: .*does not give its pages back"
+
+# boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
+boot_failure() {
+	if [ ! -s "$1" ]; then
+		echo "QEMU did not boot the kernel: $(tail -n 2 "$2" 2>/dev/null | tr '\n' ' ')"
+		return
+	fi
+	_why=$(tr -d '\r' <"$1" | grep -m1 -E "$fatal")
+	if [ -n "$_why" ]; then
+		echo "the kernel reported: $_why"
+	elif tr -d '\r' <"$1" | grep -q 'AE_AML_LOOP_TIMEOUT'; then
+		echo "ACPI's _PRT timed out (AE_AML_LOOP_TIMEOUT): a device got no interrupt line"
+	elif grep -q 'did not finish within' "$2" 2>/dev/null; then
+		echo "no report, but it did not finish within $(vm_timeout)s"
+	else
+		echo "it stopped before its last test, with no report on the console"
+	fi
+}
+
+# boot_tests TAG KERNEL [APPEND]: boot KERNEL with the initramfs and
+# APPEND added to its command line; judge its KUnit suites, kselftests and console as items named
+# after TAG.  Logs in build/logs/*-TAG.*.  When the guest does not finish,
+# that is one failure with its reason, and nothing else is judged.
+boot_tests() {
+	tag=$1 kernel=$2 append=${3:-}
+	t0=$(now)
+	console=$LOGS/console-$tag.log
+	results=$LOGS/results-$tag.txt
+	GCMA_VM_TIMEOUT=$(vm_timeout) GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
+		sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" \
+		2>"$LOGS/qemu-run-$tag.log"
+	qrc=$?
+	[ $qrc -eq 130 ] && { cat "$LOGS/qemu-run-$tag.log"; echo "check: interrupted"; exit 130; }
+	if [ $qrc -ne 0 ] || ! tr -d '\r' <"$results" 2>/dev/null | grep -q '^### HARNESS DONE'; then
+		fail "$tag boot: the guest did not finish its tests: $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
+		if [ -s "$console" ]; then
+			echo "---- build/logs/console-$tag.log, from the first report ----"
+			tr -d '\r' <"$console" | awk -v re="$splat" '$0 ~ re { p = 1 } p' |
+				head -n 40 | sed 's/^/    /'
+		fi
+		echo "$tag: KUnit, kselftest and console checks not run: the boot failed"
+		return
+	fi
+	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
+
+	judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
+		"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
+
+	tr -d '\r' <"$results" |
+		sed -n '/^### BEGIN kselftests$/,/^### END kselftests/p' >"$LOGS/kselftests-$tag.txt"
+	if [ ! -f "$ksft_list" ]; then
+		echo "$tag: the series has no kselftests"
+	else
+		judge "$tag" kselftests sh "$ROOT/scripts/ksft_results.sh" \
+			"$LOGS/kselftests-$tag.txt" "$ksft_list"
+	fi
+
+	# Less the warnings a KUnit case declared it provokes (see the awk).
+	reports=$LOGS/console-$tag.reports
+	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$reports"
+	if ! grep -qE "$splat" "$reports"; then
+		pass "$tag console: no warning, BUG, oops, lockdep, stall, lockup or allocation failure"
+	else
+		fail "$tag console: kernel report (build/logs/console-$tag.log):"
+		grep -nE -A2 "$splat" "$reports" | head -60
+	fi
+
+	# kmemleak (config/debug.config): guest/init scans once the tests end.
+	tr -d '\r' <"$results" | sed -n '/^### BEGIN kmemleak$/,/^### END kmemleak$/p' \
+		>"$LOGS/kmemleak-$tag.txt"
+	if [ ! -s "$LOGS/kmemleak-$tag.txt" ]; then
+		grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${kernel%/arch/*}/.config" 2>/dev/null &&
+			fail "$tag kmemleak: the kernel has kmemleak, the guest did not scan"
+	elif grep -q KMEMLEAK_SCAN_FAILED "$LOGS/kmemleak-$tag.txt"; then
+		fail "$tag kmemleak: the scan was refused (kmemleak off? see build/logs/console-$tag.log)"
+	elif grep -q 'unreferenced object' "$LOGS/kmemleak-$tag.txt"; then
+		fail "$tag kmemleak: $(grep -c 'unreferenced object' "$LOGS/kmemleak-$tag.txt") leaks (build/logs/kmemleak-$tag.txt):"
+		head -n 30 "$LOGS/kmemleak-$tag.txt" | sed 's/^/    /'
+	else
+		pass "$tag kmemleak: no leak after the tests"
+	fi
+}
+
+# param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
+# (KUnit off, a CMA area beside): the kernel must say ERE on COUNT lines
+# of its log, reserve no GCMA area, leave cma='s area the default DMA
+# area, and report nothing on the console.
+param_boot() {
+	tag=params-$1 count=$2 expect=$3 values=$4
+	console=$LOGS/console-$tag.log results=$LOGS/results-$tag.txt
+	GCMA_VM_AREAS="cma=32M $values" GCMA_VM_TIMEOUT=900 \
+	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0" \
+		sh "$ROOT/scripts/qemu.sh" params "$CHECK/bzImage" "$initrd" "$tag" \
+		2>"$LOGS/qemu-run-$tag.log"
+	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
+	_out=$(tr -d '\r' <"$results" 2>/dev/null)
+	_said=$(echo "$_out" | grep -cE "$expect")
+	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
+	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
+		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
+	elif ! echo "$_out" | grep -q '^AREA reserved gcma=0'; then
+		fail "$tag ($values): the guest listed no area, not even cma=32M's"
+	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
+		fail "$tag ($values): a GCMA area was reserved"
+	elif ! echo "$_out" | grep -qx 'DMA_AREA reserved'; then
+		fail "$tag ($values): the default DMA area changed: $(echo "$_out" | grep '^DMA_AREA')"
+	elif [ "$_said" -ne "$count" ]; then
+		fail "$tag ($values): $_said lines say /$expect/, not $count (build/logs/results-$tag.txt)"
+	elif grep -qE "$splat" "$LOGS/console-$tag.reports"; then
+		fail "$tag ($values): kernel report (build/logs/console-$tag.log)"
+		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
+	else
+		pass "$tag: $values refused, boot went on: $(echo "$_out" | grep -m1 -E "$expect")"
+	fi
+}
+
+# cross_build ARCH [TARGET]: build TARGET (default: the image) of the top
+# of the series for ARCH in build/check/obj-ARCH, as one item.
+cross_build() {
+	_cb_t0=$(now)
+	if ! git -C "$CHECK_TREE" checkout -q "$top"; then
+		fail "$1: cannot check out the top of the series"
+		return 1
+	fi
+	if ! (GCMA_ARCH=$1 && . "$here/lib.sh" &&
+	      build_kernel "$CHECK_TREE" "$CHECK/obj-$1" "$LOGS/build-$1.log" ${2:-}); then
+		fail "$1 build${2:+ of $2} (log: build/logs/build-$1.log)"
+		return 1
+	fi
+	pass "$1 build${2:+ of $2}: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - _cb_t0))s)"
+}
+
+# cross_stage ARCH: build the top of the series for ARCH (lib.sh: arm64
+# or arm), cross-compiled, and boot it under TCG with the series' KUnit
+# suites and the kselftests built for it; then check what that machine's
+# console must say (cross_console).
+cross_stage() {
+	_arch=$1 _t0=$(now) _obj=$CHECK/obj-$1
+	case $_arch in
+	arm64) _image=$_obj/arch/arm64/boot/Image ;;
+	arm) _image=$_obj/arch/arm/boot/zImage ;;
+	esac
+	cross_build "$_arch" || return
+	_x86_initrd=$initrd _x86_ksft_list=$ksft_list
+	initrd=$CHECK/initramfs-$_arch.cpio
+	ksft_list=$initrd.d/root/selftests/kselftest-list.txt
+	if GCMA_ARCH=$_arch sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$_obj" \
+		"$initrd" >/dev/null; then
+		GCMA_ARCH=$_arch GCMA_KVM=0
+		export GCMA_ARCH GCMA_KVM
+		boot_tests "$_arch" "$_image"
+		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
+		cross_console "$_arch"
+	else
+		fail "$_arch initramfs (log: build/logs/initramfs.log)"
+	fi
+	initrd=$_x86_initrd ksft_list=$_x86_ksft_list
+	echo "check: $_arch took $(($(now) - _t0))s"
+}
+
+# cross_console ARCH: the lines ARCH's test boot must print once each.
+#   arm64: the device tree of scripts/dtb.sh: two GCMA areas and a CMA
+#     area made, three faulty GCMA nodes refused with their reasons, and
+#     no coherent DMA pool made of a GCMA node;
+#   arm: the same three areas (scripts/dtb.sh), all in HighMem, per the
+#     boot's zone report.
+cross_console() {
+	_log=$(tr -d '\r' <"$LOGS/console-$1.log" 2>/dev/null)
+	_bad=
+	case $1 in
+	arm64)
+		_what="two GCMA areas and a CMA area made, three faulty GCMA nodes refused with their reasons"
+		_lines="gcma: reserved memory gcma@58000000: a GCMA area
+gcma: reserved memory gcma@68000000: a GCMA area
+initialized node cma@50000000,
+refused-no-map@6c000000: not a GCMA area: it is no-map
+node refused-no-map@6c000000: its no-map memory stays unused
+refused-not-reusable@6c400000: not a GCMA area: it is not reusable
+refused-misaligned@6c810000: not a GCMA area: its base or size is not a multiple
+node refused-no-map@6c000000 compatible matching fail
+node refused-not-reusable@6c400000 compatible matching fail
+node refused-misaligned@6c810000 compatible matching fail"
+		echo "$_log" | grep -q 'created DMA memory pool' &&
+			_bad=" [a coherent DMA pool was made]" ;;
+	arm)
+		_what="the CMA area and both GCMA areas in HighMem"
+		_lines="gcma: reserved memory gcma@a0000000: a GCMA area
+gcma: reserved memory gcma@a8000000: a GCMA area
+initialized node cma@98000000,
+cma: node 0, zone HighMem: 32768 pages to CMA areas, 49152 to GCMA areas" ;;
+	esac
+	_nl='
+'
+	_ifs=$IFS IFS=$_nl
+	set -f
+	for _line in $_lines; do
+		[ "$(echo "$_log" | grep -cF "$_line")" -eq 1 ] || _bad="$_bad [$_line]"
+	done
+	set +f
+	IFS=$_ifs
+	if [ -z "$_bad" ]; then
+		pass "$1 console: $_what"
+	else
+		fail "$1 console: not said once (build/logs/console-$1.log):$_bad"
+	fi
+}
+
+# make check-arm: 32-bit ARM alone (see cross_stage), after the apply.
+if [ "$scope" = arm ]; then
+	suites=$(kunit_suites) initrd= ksft_list=
+	cross_stage arm
+	finish
+fi
 
 # b. checkpatch ---------------------------------------------------------
 exceptions=$PATCHES/checkpatch-exceptions
@@ -205,155 +453,10 @@ else
 	finish
 fi
 
-# kunit_suites: the KUnit suites the series defines (the .name of every
-# struct kunit_suite in the files it adds or changes); each must run.
-kunit_suites() {
-	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' '*.h' |
-	while read -r f; do
-		[ -f "$CHECK_TREE/$f" ] || continue
-		awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
-		     s && /\.name[[:space:]]*=/ {
-			match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
-		     }' "$CHECK_TREE/$f"
-	done | sort -u
-}
 suites=$(kunit_suites)
 ksft_list=$initrd.d/root/selftests/kselftest-list.txt
 echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 	"$(sed 's/^[^:]*://' "$ksft_list" 2>/dev/null | tr '\n' ' ')"
-
-# The guest's time limit, unless GCMA_VM_TIMEOUT is set: every kselftest
-# may take its whole timeout (the runner's, as guest/init computes it)
-# before the runner stops it, plus 15 minutes for the boot and KUnit.
-if [ -z "${GCMA_VM_TIMEOUT:-}" ]; then
-	per_test=$(sed -n 's/^timeout=//p' "$initrd.d/root/selftests/gcma/settings" 2>/dev/null)
-	GCMA_VM_TIMEOUT=$(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${per_test:-45} * $(ksft_timeout_mult) + 900 ))
-	export GCMA_VM_TIMEOUT
-fi
-
-# What ends a boot: the kernel's reports of a hang or a crash.
-fatal='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stalls? on CPU|self-detected stall|Kernel panic|Oops|kernel BUG at|(^|[^A-Z_])BUG:|general protection'
-# What the console must never show: those, WARN()'s "WARNING: CPU: N PID:"
-# and lockdep's "WARNING: possible ..." (not the CPU-bug lines
-# "RETBleed: WARNING: Spectre ..." of some hosts), any other stack dump,
-# KASAN, UBSAN, page allocation failures, and GCMA's reports of a bad
-# release or of a client that keeps a page.
-splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: free of pfn|gcma: .*does not give its pages back"
-
-# boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
-boot_failure() {
-	if [ ! -s "$1" ]; then
-		echo "QEMU did not boot the kernel: $(tail -n 2 "$2" 2>/dev/null | tr '\n' ' ')"
-		return
-	fi
-	_why=$(tr -d '\r' <"$1" | grep -m1 -E "$fatal")
-	if [ -n "$_why" ]; then
-		echo "the kernel reported: $_why"
-	elif tr -d '\r' <"$1" | grep -q 'AE_AML_LOOP_TIMEOUT'; then
-		echo "ACPI's _PRT timed out (AE_AML_LOOP_TIMEOUT): a device got no interrupt line"
-	elif grep -q 'did not finish within' "$2" 2>/dev/null; then
-		echo "no report, but it did not finish within ${GCMA_VM_TIMEOUT:-1200}s"
-	else
-		echo "it stopped before its last test, with no report on the console"
-	fi
-}
-
-# boot_tests TAG KERNEL [APPEND]: boot KERNEL with the initramfs and
-# APPEND added to its command line; judge its KUnit suites, kselftests and console as items named
-# after TAG.  Logs in build/logs/*-TAG.*.  When the guest does not finish,
-# that is one failure with its reason, and nothing else is judged.
-boot_tests() {
-	tag=$1 kernel=$2 append=${3:-}
-	t0=$(now)
-	console=$LOGS/console-$tag.log
-	results=$LOGS/results-$tag.txt
-	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
-		sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" \
-		2>"$LOGS/qemu-run-$tag.log"
-	qrc=$?
-	[ $qrc -eq 130 ] && { cat "$LOGS/qemu-run-$tag.log"; echo "check: interrupted"; exit 130; }
-	if [ $qrc -ne 0 ] || ! tr -d '\r' <"$results" 2>/dev/null | grep -q '^### HARNESS DONE'; then
-		fail "$tag boot: the guest did not finish its tests: $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
-		if [ -s "$console" ]; then
-			echo "---- build/logs/console-$tag.log, from the first report ----"
-			tr -d '\r' <"$console" | awk -v re="$splat" '$0 ~ re { p = 1 } p' |
-				head -n 40 | sed 's/^/    /'
-		fi
-		echo "$tag: KUnit, kselftest and console checks not run: the boot failed"
-		return
-	fi
-	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
-
-	judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
-		"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
-
-	tr -d '\r' <"$results" |
-		sed -n '/^### BEGIN kselftests$/,/^### END kselftests/p' >"$LOGS/kselftests-$tag.txt"
-	if [ ! -f "$ksft_list" ]; then
-		echo "$tag: the series has no kselftests"
-	else
-		judge "$tag" kselftests sh "$ROOT/scripts/ksft_results.sh" \
-			"$LOGS/kselftests-$tag.txt" "$ksft_list"
-	fi
-
-	# Less the warnings a KUnit case declared it provokes (see the awk).
-	reports=$LOGS/console-$tag.reports
-	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$reports"
-	if ! grep -qE "$splat" "$reports"; then
-		pass "$tag console: no warning, BUG, oops, lockdep, stall, lockup or allocation failure"
-	else
-		fail "$tag console: kernel report (build/logs/console-$tag.log):"
-		grep -nE -A2 "$splat" "$reports" | head -60
-	fi
-
-	# kmemleak (config/debug.config): guest/init scans once the tests end.
-	tr -d '\r' <"$results" | sed -n '/^### BEGIN kmemleak$/,/^### END kmemleak$/p' \
-		>"$LOGS/kmemleak-$tag.txt"
-	if [ ! -s "$LOGS/kmemleak-$tag.txt" ]; then
-		grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${kernel%/arch/*}/.config" 2>/dev/null &&
-			fail "$tag kmemleak: the kernel has kmemleak, the guest did not scan"
-	elif grep -q KMEMLEAK_SCAN_FAILED "$LOGS/kmemleak-$tag.txt"; then
-		fail "$tag kmemleak: the scan was refused (kmemleak off? see build/logs/console-$tag.log)"
-	elif grep -q 'unreferenced object' "$LOGS/kmemleak-$tag.txt"; then
-		fail "$tag kmemleak: $(grep -c 'unreferenced object' "$LOGS/kmemleak-$tag.txt") leaks (build/logs/kmemleak-$tag.txt):"
-		head -n 30 "$LOGS/kmemleak-$tag.txt" | sed 's/^/    /'
-	else
-		pass "$tag kmemleak: no leak after the tests"
-	fi
-}
-
-# param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
-# (KUnit off, a CMA area beside): the kernel must say ERE on COUNT lines
-# of its log, reserve no GCMA area, leave cma='s area the default DMA
-# area, and report nothing on the console.
-param_boot() {
-	tag=params-$1 count=$2 expect=$3 values=$4
-	console=$LOGS/console-$tag.log results=$LOGS/results-$tag.txt
-	GCMA_VM_AREAS="cma=32M $values" GCMA_VM_TIMEOUT=900 \
-	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0" \
-		sh "$ROOT/scripts/qemu.sh" params "$CHECK/bzImage" "$initrd" "$tag" \
-		2>"$LOGS/qemu-run-$tag.log"
-	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
-	_out=$(tr -d '\r' <"$results" 2>/dev/null)
-	_said=$(echo "$_out" | grep -cE "$expect")
-	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
-	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
-		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
-	elif ! echo "$_out" | grep -q '^AREA reserved gcma=0'; then
-		fail "$tag ($values): the guest listed no area, not even cma=32M's"
-	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
-		fail "$tag ($values): a GCMA area was reserved"
-	elif ! echo "$_out" | grep -qx 'DMA_AREA reserved'; then
-		fail "$tag ($values): the default DMA area changed: $(echo "$_out" | grep '^DMA_AREA')"
-	elif [ "$_said" -ne "$count" ]; then
-		fail "$tag ($values): $_said lines say /$expect/, not $count (build/logs/results-$tag.txt)"
-	elif grep -qE "$splat" "$LOGS/console-$tag.reports"; then
-		fail "$tag ($values): kernel report (build/logs/console-$tag.log)"
-		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
-	else
-		pass "$tag: $values refused, boot went on: $(echo "$_out" | grep -m1 -E "$expect")"
-	fi
-}
 
 # The GCMA area is the default DMA area (dma_users_test), below 512 MiB,
 # where the 1 GiB guest would not put it unasked.
@@ -373,56 +476,16 @@ param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
 # with the areas of scripts/dtb.sh's device tree: shared-dma-pool nodes,
 # two with "guarantee" (one of them "linux,cma-default"), a plain CMA
 # one, and three GCMA nodes the kernel must refuse, each with its reason,
-# and boot on.
-# It adds 7 minutes warm, 15 cold; GCMA_CHECK_ARM64=0 leaves it out (a
-# developer's run: make check in CI runs it).
-arm64_obj=$CHECK/obj-arm64
-arm64_t0=$(now)
+# and boot on.  It adds 7 minutes warm, 15 cold; GCMA_CHECK_ARM64=0
+# leaves it out (a developer's run: make check in CI runs it).
 if [ "${GCMA_CHECK_ARM64:-1}" = 0 ]; then
 	fail "arm64: not run (GCMA_CHECK_ARM64=0)"
-elif ! git -C "$CHECK_TREE" checkout -q "$top"; then
-	fail "arm64: cannot check out the top of the series"
-elif (GCMA_ARCH=arm64 && . "$here/lib.sh" &&
-    build_kernel "$CHECK_TREE" "$arm64_obj" "$LOGS/build-arm64.log"); then
-	pass "arm64 build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - arm64_t0))s)"
-	x86_initrd=$initrd x86_ksft_list=$ksft_list
-	initrd=$CHECK/initramfs-arm64.cpio
-	ksft_list=$initrd.d/root/selftests/kselftest-list.txt
-	if GCMA_ARCH=arm64 sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$arm64_obj" \
-		"$initrd" >/dev/null; then
-		GCMA_ARCH=arm64 GCMA_KVM=0
-		export GCMA_ARCH GCMA_KVM
-		boot_tests arm64 "$arm64_obj/arch/arm64/boot/Image"
-		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
-		dt_log=$(tr -d '\r' <"$LOGS/console-arm64.log" 2>/dev/null)
-		dt_bad=
-		for line in 'gcma: reserved memory gcma@58000000: a GCMA area' \
-			'gcma: reserved memory gcma@68000000: a GCMA area' \
-			'initialized node cma@50000000,' \
-			'refused-no-map@6c000000: not a GCMA area: it is no-map' \
-			'node refused-no-map@6c000000: its no-map memory stays unused' \
-			'refused-not-reusable@6c400000: not a GCMA area: it is not reusable' \
-			'refused-misaligned@6c810000: not a GCMA area: its base or size is not a multiple' \
-			'node refused-no-map@6c000000 compatible matching fail' \
-			'node refused-not-reusable@6c400000 compatible matching fail' \
-			'node refused-misaligned@6c810000 compatible matching fail'; do
-			[ "$(echo "$dt_log" | grep -cF "$line")" -eq 1 ] || dt_bad="$dt_bad [$line]"
-		done
-		echo "$dt_log" | grep -q 'created DMA memory pool' &&
-			dt_bad="$dt_bad [a coherent DMA pool was made]"
-		if [ -z "$dt_bad" ]; then
-			pass "arm64 device tree: two GCMA areas and a CMA area made, three faulty GCMA nodes refused with their reasons"
-		else
-			fail "arm64 device tree: not said once (build/logs/console-arm64.log):$dt_bad"
-		fi
-	else
-		fail "arm64 initramfs (log: build/logs/initramfs.log)"
-	fi
-	initrd=$x86_initrd ksft_list=$x86_ksft_list
-	echo "check: arm64 took $(($(now) - arm64_t0))s"
 else
-	fail "arm64 build (log: build/logs/build-arm64.log)"
+	cross_stage arm64
 fi
+# 32-bit ARM: built only (make check-arm boots it), for what no other
+# build compiles: highmem, no CONFIG_MEMORY_FAILURE, no memory hotplug.
+cross_build arm vmlinux
 
 # f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
 DEBUG_OBJ=$CHECK/obj-debug

@@ -5,25 +5,31 @@ set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-# The arm64 guest (make check's arm64 boot): cross compiler and C library,
-# QEMU's virt machine, dtc for its device tree, and busybox-static:arm64,
-# which is not installed but unpacked into build/deps/arm64.
+# The arm64 guest (make check's arm64 boot) and the 32-bit ARM one (make
+# check-arm): cross compilers and C libraries, QEMU's virt machines, dtc
+# for arm64's device tree, and Debian's busybox-static for arm64 and
+# armhf, which are not installed but unpacked into build/deps/<arch>.
 pkgs="linux-source-6.12 build-essential git flex bison bc libelf-dev libssl-dev
 cpio busybox-static qemu-system-x86 ccache sparse python3 perl rsync kmod
 xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs gnuplot-nox
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler"
-arm64_busybox=$BUILD/deps/arm64/bin/busybox
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+foreign="arm64 armhf"
 
-missing=
+missing= unpacked=1
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
 	[ "$st" = "install ok installed" ] || missing="$missing $p"
 done
-[ -z "$missing" ] && [ -x "$arm64_busybox" ] && exit 0
+for a in $foreign; do
+	[ -x "$BUILD/deps/$a/bin/busybox" ] || unpacked=
+done
+[ -z "$missing" ] && [ -n "$unpacked" ] && exit 0
 
 sudo=
 if [ "$(id -u)" -ne 0 ]; then
-	command -v sudo >/dev/null || die "not root and no sudo: install$missing and busybox-static:arm64"
+	command -v sudo >/dev/null ||
+		die "not root and no sudo: install$missing and busybox-static for $foreign"
 	sudo=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -34,16 +40,25 @@ if [ -n "$missing" ]; then
 		die "apt-get install failed for:$missing"
 fi
 
-[ -x "$arm64_busybox" ] && exit 0
-say "unpacking busybox-static:arm64 into build/deps/arm64"
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	$sudo dpkg --add-architecture arm64 || die "dpkg --add-architecture arm64 failed"
-	$sudo apt-get update -q || die "apt-get update failed"
-fi
-rm -rf "$BUILD/deps/arm64" "$BUILD/deps/download"
-mkdir -p "$BUILD/deps/download"
-(cd "$BUILD/deps/download" && apt-get download -q busybox-static:arm64) ||
-	die "apt-get download busybox-static:arm64 failed"
-dpkg-deb -x "$BUILD/deps/download"/busybox-static_*_arm64.deb "$BUILD/deps/arm64" ||
-	die "cannot unpack busybox-static:arm64"
-[ -x "$arm64_busybox" ] || die "busybox-static:arm64 has no bin/busybox"
+# unpack_busybox ARCH: busybox-static:ARCH into build/deps/ARCH, without
+# installing it (apt-get download needs ARCH as a foreign architecture).
+unpack_busybox() {
+	[ -x "$BUILD/deps/$1/bin/busybox" ] && return
+	say "unpacking busybox-static:$1 into build/deps/$1"
+	if ! dpkg --print-foreign-architectures | grep -qx "$1"; then
+		$sudo dpkg --add-architecture "$1" || die "dpkg --add-architecture $1 failed"
+		# An index of another suite may fail (a mirror mid-sync): the
+		# download below says whether the one needed came.
+		$sudo apt-get update -q || warn "apt-get update reported errors"
+	fi
+	rm -rf "$BUILD/deps/$1" "$BUILD/deps/download-$1"
+	mkdir -p "$BUILD/deps/download-$1"
+	(cd "$BUILD/deps/download-$1" && apt-get download -q "busybox-static:$1") ||
+		die "apt-get download busybox-static:$1 failed"
+	dpkg-deb -x "$BUILD/deps/download-$1"/busybox-static_*_"$1".deb "$BUILD/deps/$1" ||
+		die "cannot unpack busybox-static:$1"
+	[ -x "$BUILD/deps/$1/bin/busybox" ] || die "busybox-static:$1 has no bin/busybox"
+}
+for a in $foreign; do
+	unpack_busybox "$a"
+done

@@ -1,13 +1,14 @@
 #!/bin/sh
-# Write the device tree of the arm64 test guest: QEMU virt's own tree for
-# the guest's memory and CPUs, plus the reserved-memory nodes of the areas.
+# Write the device tree of the arm64 or 32-bit ARM test guest ($GCMA_ARCH,
+# lib.sh): QEMU virt's own tree for the guest's memory and CPUs, plus the
+# reserved-memory nodes of the areas.
 #
 # usage: scripts/dtb.sh OUT.dtb
 # Environment: GCMA_VM_MEM, GCMA_VM_SMP (as scripts/qemu.sh takes them; the
 # tree describes them, so both must match the boot).
 #
 # The areas (RAM starts at 1 GiB; QEMU loads the kernel, the initramfs
-# and the tree in its first 256 MiB):
+# and the tree in its first 256 MiB).  arm64, 1 GiB:
 #   cma@50000000   128 MiB plain CMA area, for the tests' comparisons
 #   gcma@58000000  128 MiB GCMA area (guarantee), the one the KUnit
 #                  suites and most kselftests take whole
@@ -15,7 +16,9 @@
 #                  pools hold pages of it); dma_users_test's
 # and three nodes the kernel must refuse, with a message: guarantee with
 # no-map, guarantee without reusable, and guarantee on a base that is not
-# pageblock-aligned.
+# pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
+# 0x70000000: the same three areas at 0x98000000, 0xa0000000 and
+# 0xa8000000, all in HighMem.
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -26,15 +29,23 @@ work=$out.d
 mkdir -p "$work"
 command -v dtc >/dev/null || die "dtc missing (package device-tree-compiler; run 'make deps')"
 
-qemu-system-aarch64 -M "virt,dumpdtb=$work/virt.dtb" -cpu cortex-a57 \
-	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" -nographic \
+case $GCMA_ARCH in
+arm64)	qemu="qemu-system-aarch64 -M virt,dumpdtb=$work/virt.dtb -cpu cortex-a57"
+	cma=50000000 gcma=58000000 gcma_default=68000000 ;;
+arm)	qemu="qemu-system-arm -M virt,highmem=off,dumpdtb=$work/virt.dtb -cpu cortex-a15"
+	cma=98000000 gcma=a0000000 gcma_default=a8000000 ;;
+*)	die "no device tree for GCMA_ARCH=$GCMA_ARCH" ;;
+esac
+$qemu -m "${GCMA_VM_MEM:-$VM_MEM}" -smp "${GCMA_VM_SMP:-2}" -nographic \
 	>"$work/dumpdtb.log" 2>&1 ||
-	{ tail_log "$work/dumpdtb.log"; die "qemu-system-aarch64 could not dump virt's device tree"; }
+	{ tail_log "$work/dumpdtb.log"; die "${qemu%% *} could not dump virt's device tree"; }
 dtc -q -I dtb -O dts -o "$work/virt.dts" "$work/virt.dtb" ||
 	die "dtc cannot read QEMU's device tree"
 
 # A second root node in the same source merges into the first.
-cat "$work/virt.dts" - >"$work/gcma.dts" <<'EOF'
+{
+	cat "$work/virt.dts"
+	cat <<EOF
 
 / {
 	reserved-memory {
@@ -42,27 +53,34 @@ cat "$work/virt.dts" - >"$work/gcma.dts" <<'EOF'
 		#size-cells = <2>;
 		ranges;
 
-		cma@50000000 {
+		cma@$cma {
 			compatible = "shared-dma-pool";
 			reusable;
-			reg = <0x0 0x50000000 0x0 0x8000000>;
+			reg = <0x0 0x$cma 0x0 0x8000000>;
 		};
 
-		gcma@58000000 {
+		gcma@$gcma {
 			compatible = "shared-dma-pool";
 			reusable;
 			guarantee;
-			reg = <0x0 0x58000000 0x0 0x8000000>;
+			reg = <0x0 0x$gcma 0x0 0x8000000>;
 		};
 
-		gcma@68000000 {
+		gcma@$gcma_default {
 			compatible = "shared-dma-pool";
 			reusable;
 			guarantee;
 			linux,cma-default;
-			reg = <0x0 0x68000000 0x0 0x4000000>;
+			reg = <0x0 0x$gcma_default 0x0 0x4000000>;
 		};
+	};
+};
+EOF
+	# The faulty nodes: arm64's boot checks them (check.sh).
+	[ "$GCMA_ARCH" = arm64 ] && cat <<'EOF'
 
+/ {
+	reserved-memory {
 		refused-no-map@6c000000 {
 			compatible = "shared-dma-pool";
 			reusable;
@@ -86,5 +104,6 @@ cat "$work/virt.dts" - >"$work/gcma.dts" <<'EOF'
 	};
 };
 EOF
+} >"$work/gcma.dts"
 dtc -q -I dts -O dtb -o "$out" "$work/gcma.dts" >"$work/dtc.log" 2>&1 ||
 	{ tail_log "$work/dtc.log"; die "dtc cannot compile $work/gcma.dts"; }

@@ -2,7 +2,7 @@
 # Build the guest's initramfs: busybox, guest/init, the gcma kselftests of
 # the kernel tree under test (if it has them) with the kernel's kselftest
 # runner, and the benchmarks; for $GCMA_ARCH (lib.sh), cross-compiled
-# for arm64.
+# for arm64 and arm.
 #
 # usage: scripts/initramfs.sh TREE OBJ OUT.cpio
 #   TREE  kernel source tree (tools/testing/selftests/gcma is taken from it)
@@ -16,9 +16,10 @@ here=$(dirname "$0")
 [ $# -eq 3 ] || die "usage: $0 TREE OBJ OUT.cpio"
 tree=$1 obj=$2 out=$3
 # Debian's busybox-static of the guest's architecture (make deps unpacks
-# the arm64 one).
+# the arm64 and armhf ones).
 busybox=/bin/busybox
 [ "$GCMA_ARCH" = arm64 ] && busybox=$BUILD/deps/arm64/bin/busybox
+[ "$GCMA_ARCH" = arm ] && busybox=$BUILD/deps/armhf/bin/busybox
 busybox=${BUSYBOX:-$busybox}
 work=$out.d
 stage=$work/root
@@ -40,7 +41,7 @@ is_dynamic "$busybox" &&
 cp "$ROOT/guest/bench_run" "$stage/bench/run" && chmod 0755 "$stage/bench/run" ||
 	die "cannot stage guest/bench_run"
 for b in cma_bench bg_load pin_pages swap_bench swap_throughput; do
-	"${CROSS}gcc" -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" \
+	"${CROSS}gcc" -O2 -Wall -Wextra -static -o "$stage/bench/$b" "$ROOT/guest/$b.c" -lm \
 		>>"$log" 2>&1 || { tail_log "$log"; die "cannot compile guest/$b.c"; }
 done
 

@@ -25,11 +25,15 @@ CCACHE_BASEDIR=$ROOT
 CCACHE_NOHASHDIR=1
 export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 
-# The architecture built and booted: x86_64 (QEMU pc, the default) or
-# arm64 (QEMU virt, cross-compiled, its areas in the device tree).  Per
+# The architecture built and booted: x86_64 (QEMU pc, the default),
+# arm64 (QEMU virt, cross-compiled, its areas in the device tree) or arm
+# (32-bit QEMU virt with 2 GiB, cross-compiled, its areas in HighMem).  Per
 # architecture: the kernel's ARCH, the compiler prefix, the image, the
-# config/ fragment, and the symbols that must be =y in the merged .config.
+# config/ fragment, the symbols that must be =y in the merged .config,
+# those the fragments ask for that the architecture cannot have (then
+# not checked), and the guest's memory unless GCMA_VM_MEM says.
 GCMA_ARCH=${GCMA_ARCH:-x86_64}
+VM_MEM=1G ARCH_LACKS=
 case $GCMA_ARCH in
 x86_64)
 	KARCH=x86 CROSS= KIMAGE=bzImage
@@ -37,8 +41,13 @@ x86_64)
 arm64)
 	KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=Image
 	REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_MMIO BLK_DEV_INITRD SERIAL_AMBA_PL011_CONSOLE KUNIT OF_RESERVED_MEM VIRTIO_CONSOLE" ;;
+arm)
+	KARCH=arm CROSS=arm-linux-gnueabihf- KIMAGE=zImage VM_MEM=2G
+	REQUIRED_SYMS="CMA DEBUG_FS VIRTIO_MMIO BLK_DEV_INITRD SERIAL_AMBA_PL011_CONSOLE KUNIT HIGHMEM ARM_LPAE AEABI VFP VIRTIO_CONSOLE"
+	# 32-bit ARM has neither memory hotplug nor memory-failure handling.
+	ARCH_LACKS="MEMORY_FAILURE MEMORY_HOTPLUG MEMORY_HOTREMOVE" ;;
 *)
-	echo "GCMA_ARCH=$GCMA_ARCH: x86_64 or arm64" >&2
+	echo "GCMA_ARCH=$GCMA_ARCH: x86_64, arm64 or arm" >&2
 	exit 1 ;;
 esac
 
@@ -143,8 +152,10 @@ INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
 # every fragment survived.  OBJ/.config is only replaced when it changes,
 # so an unchanged config costs no rebuild.  A config once merged and
 # verified is kept under a key of all it depends on (the fragments, TREE's
-# Kconfig files and tiny configs, the toolchain): merging again takes 20 s,
-# at each of make check's per-commit builds.
+# Kconfig files, tiny configs and kconfig scripts, the toolchain, this
+# file's checks): merging again takes 20 s, at each of make check's
+# per-commit builds.  The newest 64 are kept.  Kconfig probes the
+# compiler, so it runs with kmake()'s.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
 	_frags="$ROOT/config/base.config $ROOT/config/$GCMA_ARCH.config"
@@ -154,26 +165,33 @@ kconfig() {
 	for _f in ${KCONFIG_EXTRA:-}; do _frags="$_frags $ROOT/config/$_f"; done
 	mkdir -p "$_kdir/by-key" "$_obj"
 	echo "kconfig: tinyconfig +$(echo " $_frags" | sed "s| $ROOT/| |g; s| $_tree/| |g")" >>"$_log"
-	_key=$({
-		echo "$KARCH"
-		"${CROSS}gcc" --version | head -n 1
-		"${CROSS}ld" --version | head -n 1
-		cat $_frags
-		git -C "$_tree" ls-files -z -co --exclude-standard -- '*Kconfig*' \
-			'arch/*/configs/*.config' 'kernel/configs/*.config' |
-			(cd "$_tree" && xargs -0 cat)
-	} | sha1sum | cut -d' ' -f1)
+	# No key without the tree's file list: a stale config is worse than
+	# 20 s.
+	_key=
+	if _files=$(git -C "$_tree" ls-files -co --exclude-standard -- \
+	    '*Kconfig*' 'arch/*/configs/*.config' 'kernel/configs/*.config' \
+	    'scripts/kconfig/*' 'scripts/*.sh' 'scripts/Kconfig.include'); then
+		_key=$({
+			echo "$KARCH $REQUIRED_SYMS $ARCH_LACKS $INTREE_FRAGMENTS"
+			"${CROSS}gcc" --version | head -n 1
+			"${CROSS}ld" --version | head -n 1
+			pahole --version 2>/dev/null
+			cat "$ROOT/scripts/lib.sh" $_frags
+			echo "$_files" | (cd "$_tree" && tr '\n' '\0' | xargs -0 cat)
+		} | sha1sum | cut -d' ' -f1)
+	fi
 	if [ -n "$_key" ] && [ -f "$_kdir/by-key/$_key" ]; then
 		echo "kconfig: merged and verified before (key $_key)" >>"$_log"
+		touch "$_kdir/by-key/$_key"
 		cmp -s "$_kdir/by-key/$_key" "$_obj/.config" ||
 			cp "$_kdir/by-key/$_key" "$_obj/.config"
 		return
 	fi
 	{
-		make -s -C "$_tree" O="$_kdir" ARCH="$KARCH" tinyconfig &&
+		kmake "$_tree" "$_kdir" -s tinyconfig &&
 		"$_tree/scripts/kconfig/merge_config.sh" -m -O "$_kdir" \
 			"$_kdir/.config" $_frags &&
-		make -s -C "$_tree" O="$_kdir" ARCH="$KARCH" olddefconfig
+		kmake "$_tree" "$_kdir" -s olddefconfig
 	} >>"$_log" 2>&1 || { warn "kernel configuration failed"; tail_log "$_log"; return 1; }
 
 	# Every CONFIG_X=value of the fragments must survive.  A symbol of
@@ -210,6 +228,7 @@ kconfig() {
 			continue
 		fi
 		grep -qxF "$_set" "$_kdir/.config" && continue
+		case " $ARCH_LACKS " in *" ${_s#CONFIG_} "*) continue ;; esac
 		case $_f in "$ROOT"/config/*)
 			grep -qx "${_s#CONFIG_}" "$_kdir/defined-symbols" || continue ;;
 		esac
@@ -220,16 +239,19 @@ kconfig() {
 	[ -z "$_on" ] ||
 		warn "merged .config sets what a fragment turns off (selected by another symbol?):$_on"
 	[ -z "$_bad$_on" ] || return 1
-	cp "$_kdir/.config" "$_kdir/by-key/$_key"
+	if [ -n "$_key" ]; then
+		cp "$_kdir/.config" "$_kdir/by-key/$_key"
+		ls -t "$_kdir/by-key" | tail -n +65 | (cd "$_kdir/by-key" && xargs rm -f)
+	fi
 	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
 }
 
 # kmake TREE OBJ [ARGS...]: make in TREE with objects in OBJ, through
 # ccache, for $GCMA_ARCH.
 kmake() {
-	_tree=$1 _obj=$2
+	_km_tree=$1 _km_obj=$2
 	shift 2
-	make -C "$_tree" O="$_obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+	make -C "$_km_tree" O="$_km_obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
 		CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_USER=gcma KBUILD_BUILD_HOST=harness \
 		-j"$NPROC" "$@"
@@ -265,9 +287,9 @@ validate_settings() {
 		warn "error: $1=$2: $4"
 		_bad=1
 	}
-	_want GCMA_VM_MEM "${GCMA_VM_MEM:-1G}" '[1-9][0-9]*[MG]' \
+	_want GCMA_VM_MEM "${GCMA_VM_MEM:-$VM_MEM}" '[1-9][0-9]*[MG]' \
 		"guest memory, a size with M or G, e.g. 1G or 1536M"
-	_mem=${GCMA_VM_MEM:-1G}
+	_mem=${GCMA_VM_MEM:-$VM_MEM}
 	case $_mem in
 	*M) _mb=${_mem%M} ;;
 	*G) _mb=$((${_mem%G} * 1024)) ;;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Boot the test kernel in QEMU: x86_64's pc, or with GCMA_ARCH=arm64
-# (lib.sh) arm64's virt, with the device tree of scripts/dtb.sh, which
-# declares the areas.
+# (lib.sh) arm64's virt, or with GCMA_ARCH=arm 32-bit ARM's virt with
+# 2 GiB and highmem=off (no memory above 4 GiB; HighMem is then the upper
+# 1.25 GiB); on both, the device tree of scripts/dtb.sh declares the
+# areas.
 #
 # usage: scripts/qemu.sh MODE KERNEL INITRAMFS [TAG]
 #   MODE  test | bench | shell (passed to guest/init as harness=MODE)
@@ -17,10 +19,11 @@
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_VM_SILENCE
 # (seconds without output on either port before the guest is taken for
 # hung and stopped, default 1200), GCMA_KVM=1 (use
-# KVM instead of TCG), GCMA_VM_MEM (default 1G), GCMA_VM_SMP (default 2),
-# GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS (the areas
-# reserved at boot, default "cma=128M gcma=128M" on x86_64, none on
-# arm64, whose device tree has them; set and empty: none),
+# KVM instead of TCG), GCMA_VM_MEM (default 1G, 2G on arm), GCMA_VM_SMP
+# (default 2), GCMA_VM_APPEND (extra kernel command line); GCMA_VM_AREAS
+# (the areas reserved at boot, default "cma=128M gcma=128M" on x86_64,
+# none on arm64 and arm, whose device trees have them; set and empty:
+# none),
 # GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024).
 set -u
 here=$(dirname "$0")
@@ -42,7 +45,7 @@ accel="-accel tcg"
 # A real lockup or stall never ends, and is still reported.
 watchdog="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 [ "${GCMA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host" && watchdog=
-[ "${GCMA_KVM:-0}" = 1 ] && [ "$GCMA_ARCH" = arm64 ] && die "GCMA_KVM=1 is for x86_64 guests only"
+[ "${GCMA_KVM:-0}" = 1 ] && [ "$GCMA_ARCH" != x86_64 ] && die "GCMA_KVM=1 is for x86_64 guests only"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
@@ -65,22 +68,28 @@ if ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
 	rm -f "$ext4"
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
 fi
-if [ "$GCMA_ARCH" = arm64 ]; then
+if [ "$GCMA_ARCH" != x86_64 ]; then
 	# virt: virtio-mmio disks (the last one given is /dev/vda), the
 	# results on a virtio console (/dev/hvc0), virt's one UART the
-	# console.  Its device tree describes the memory and CPUs, so it is
-	# made for this boot's.
+	# console.  The device tree declares the areas (scripts/dtb.sh); it
+	# describes the memory and CPUs too, so it is made for this boot's.
 	dtb=$CHECK/virt-$tag.dtb
-	sh "$here/dtb.sh" "$dtb" || die "no device tree for the arm64 guest"
-	qemu_system="qemu-system-aarch64 -M virt -cpu cortex-a57 -dtb $dtb"
+	sh "$here/dtb.sh" "$dtb" || die "no device tree for the $GCMA_ARCH guest"
+	if [ "$GCMA_ARCH" = arm64 ]; then
+		qemu_system="qemu-system-aarch64 -M virt -cpu cortex-a57 -dtb $dtb"
+		append="cma_test_areas=cma@50000000"
+	else
+		qemu_system="qemu-system-arm -M virt,highmem=off -cpu cortex-a15 -dtb $dtb"
+		append="cma_test_areas=cma@98000000"
+	fi
+	areas=${GCMA_VM_AREAS-}
 	machine="-drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4"
 	machine="$machine -device virtio-blk-device,drive=ext4"
 	machine="$machine -drive file=$disk,if=none,format=raw,cache=unsafe,id=swap"
 	machine="$machine -device virtio-blk-device,drive=swap"
 	machine="$machine -device virtio-serial-device -device virtconsole,chardev=results"
 	console_ports="-serial file:$console -chardev file,id=results,path=$results"
-	append="console=ttyAMA0 results_port=/dev/hvc0 cma_test_areas=cma@50000000"
-	areas=${GCMA_VM_AREAS-}
+	append="console=ttyAMA0 results_port=/dev/hvc0 $append"
 else
 	qemu_system=qemu-system-x86_64
 	machine="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
@@ -95,7 +104,7 @@ append="$append panic=-1 $watchdog $areas harness=$mode ksft_timeout_mult=$(ksft
 
 if [ "$mode" = shell ]; then
 	# Interactive: console and QEMU monitor (Ctrl-A c) on this terminal.
-	exec $qemu_system $accel -m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
+	exec $qemu_system $accel -m "${GCMA_VM_MEM:-$VM_MEM}" -smp "${GCMA_VM_SMP:-2}" \
 		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" $machine \
 		$(echo "$console_ports" | sed 's/-serial file:[^ ]*/-serial mon:stdio/') \
 		-append "$append"
@@ -109,7 +118,7 @@ say "booting ($tag, timeout ${timeout}s, console: ${console#"$ROOT"/})"
 qemu=
 trap '[ -n "$qemu" ] && { kill -TERM $qemu 2>/dev/null; wait $qemu; }; warn "interrupted: QEMU stopped"; exit 130' INT TERM HUP
 timeout --foreground -k 10 "$timeout" $qemu_system $accel \
-	-m "${GCMA_VM_MEM:-1G}" -smp "${GCMA_VM_SMP:-2}" \
+	-m "${GCMA_VM_MEM:-$VM_MEM}" -smp "${GCMA_VM_SMP:-2}" \
 	-nographic -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" $machine $console_ports \
 	-append "$append" </dev/null >"$LOGS/qemu-$tag.log" 2>&1 &
