@@ -1,7 +1,7 @@
 # GCMA for Linux 6.12: every target runs one script of scripts/.
 # See README.md.
 
-.PHONY: deps tree export export-check check check-arm check-selftest bench run clean
+.PHONY: deps tree export export-check check check-arm check-selftest test-one bench run clean
 
 deps:
 	@sh scripts/deps.sh
@@ -21,6 +21,10 @@ check: deps
 # 32-bit ARM with highmem, apart: make check does not run it.
 check-arm: deps
 	@GCMA_CHECK_SCOPE=arm sh scripts/check.sh
+
+# One kselftest or KUnit suite of build/linux in one boot: make test-one T=NAME
+test-one: deps
+	@GCMA_CHECK_SCOPE=one GCMA_CHECK_ONLY="$(T)" sh scripts/check.sh
 
 # Breaks the series on purpose and shows that make check says so.
 check-selftest: deps

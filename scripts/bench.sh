@@ -40,6 +40,7 @@ GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings
+lock_build_check
 t0=$(now)
 scale=${GCMA_BENCH_SCALE:-default}
 case $scale in
@@ -109,7 +110,7 @@ progress() {
 # warnings a KUnit case provokes on purpose, scripts/console_reports.awk).
 # An atomic allocation that fails under the load's pressure (virtio-blk
 # has a fallback) is counted, not a failure.
-fatal="Kernel panic|BUG:|Oops|WARNING: CPU|Out of memory|blocked for more than|soft lockup|rcu: INFO:|UBSAN:|KASAN:"
+fatal="$REPORT_RE|Out of memory"
 failed_boots=
 boot() {
 	_tag=bench-$1 _mem=$2
@@ -130,7 +131,7 @@ boot() {
 					printf '"%s" ' "$_l"
 			done)
 		[ -z "$_missing" ] || _why="no line $_missing from the guest"
-		awk -f "$here/console_reports.awk" "$LOGS/console-$_tag.log" \
+		awk -v stop="$OTHER_REPORT_RE" -f "$here/console_reports.awk" "$LOGS/console-$_tag.log" \
 			>"$LOGS/console-$_tag.reports"
 		grep -qE "$fatal" "$LOGS/console-$_tag.reports" &&
 			_why="the kernel reported: $(grep -m1 -E "$fatal" "$LOGS/console-$_tag.reports")"

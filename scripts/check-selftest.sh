@@ -1,12 +1,12 @@
 #!/bin/sh
 # make check-selftest: show that make check can fail, and says why.  Each
-# case of check-selftest/cases breaks the series on purpose (a patch
+# case of check-selftest/cases breaks the series on purpose (patches
 # applied after it, a bad setting, a Ctrl-C during the boot) and runs
-# make check in its quick scope (top build and plain boot); the case
+# the stages of make check that must see it (GCMA_CHECK_STAGES); the case
 # passes when make check fails and prints the expected line.
 #
 # usage: scripts/check-selftest.sh [CASE...]   (default: every case)
-# Logs: build/logs/selftest-CASE.log.  Takes about 3 minutes a case.
+# Logs: build/logs/selftest-CASE.log.  A case takes 1 to 10 minutes warm.
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -53,15 +53,22 @@ ctrl_c() {
 }
 
 run_case() {
-	name=$1 patch=$2 expect=$3
+	name=$1 patches=$2 stages=$3 append=$4 expect=$5
 	log=$LOGS/selftest-$name.log
 	t0=$(now)
 	case $name in
 	ctrl-c) ctrl_c "$log" ;;
 	bad-setting) GCMA_VM_MEM=1X sh "$here/check.sh" </dev/null >"$log" 2>&1 ;;
-	*) GCMA_CHECK_SCOPE=quick \
-		GCMA_CHECK_EXTRA_PATCHES="$ROOT/check-selftest/$patch" \
-		sh "$here/check.sh" </dev/null >"$log" 2>&1 ;;
+	*)
+		extra=
+		for p in $(echo "$patches" | tr , ' '); do
+			extra="$extra $ROOT/check-selftest/$p"
+		done
+		[ "$append" = - ] && append=
+		GCMA_CHECK_STAGES=$(echo "$stages" | tr , ' ') \
+		GCMA_CHECK_EXTRA_PATCHES=${extra# } \
+		GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $(echo "$append" | tr + ' ')" \
+			sh "$here/check.sh" </dev/null >"$log" 2>&1 ;;
 	esac
 	rc=$?
 	if [ $rc -ne 0 ] && grep -qE "$expect" "$log"; then
@@ -78,19 +85,21 @@ run_case() {
 # The cases, checked before any runs: a bad line is a failure of its own.
 list=$LOGS/selftest-cases
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cases" >"$list"
-while read -r name patch expect; do
-	if [ -z "$expect" ] ||
-	   { [ "$patch" != - ] && [ ! -f "$ROOT/check-selftest/$patch" ]; }; then
-		die "check-selftest/cases: case $name needs an existing patch (or -) and an expected line"
-	fi
+while read -r name patches stages append expect; do
+	[ -n "$expect" ] ||
+		die "check-selftest/cases: case $name needs patches, stages, kernel arguments and an expected line"
+	for p in $(echo "$patches" | tr , ' '); do
+		[ "$p" = - ] || [ -f "$ROOT/check-selftest/$p" ] ||
+			die "check-selftest/cases: case $name: no check-selftest/$p"
+	done
 done <"$list"
 for want in "$@"; do
 	grep -q "^$want " "$list" || die "no case $want in check-selftest/cases"
 done
 
-while read -r name patch expect; do
+while read -r name patches stages append expect; do
 	[ $# -eq 0 ] || echo " $* " | grep -q " $name " || continue
-	run_case "$name" "$patch" "$expect"
+	run_case "$name" "$patches" "$stages" "$append" "$expect"
 done <"$list"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ] && [ "$npass" -gt 0 ]

@@ -1,22 +1,22 @@
 #!/bin/sh
-# make check: test the committed series in patches/ (never build/linux).
-#   apply, checkpatch (one item per patch), build at every commit (one item
-#   per commit), W=1 + sparse on the .c files the series touches, boot with
-#   the KUnit suites (one item per case, judged by the kernel's KTAP
-#   parser) and the kselftests (the kernel's runner; one item per TAP
-#   result and per program), a clean console; four boots of malformed
-#   gcma= values; an arm64 build and boot (QEMU virt, the areas declared
-#   in its device tree: scripts/dtb.sh) with the same tests; a 32-bit ARM
-#   build (make check-arm boots it); then the x86 boot again with
-#   config/debug.config (KASAN, lockdep, DEBUG_VM).  A skip, a missing
-#   suite or program, a missing or short plan are failures.  Ends with
-#   "N passed, N failed".
-# Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT, ...).
-# For scripts/check-selftest.sh only: GCMA_CHECK_EXTRA_PATCHES (patch
-# files applied after the series) and GCMA_CHECK_SCOPE=quick (checkpatch,
-# the top build and the plain boot only).  make check-arm:
-# GCMA_CHECK_SCOPE=arm, the apply and a 32-bit ARM build and boot alone
-# (cross_stage), its areas in HighMem.
+# make check: test the committed series in patches/ (never build/linux),
+# in stages (README.md): apply, checkpatch and the dt bindings, a build
+# at every commit (the series' directories below the top, the top
+# whole), W=1 + sparse against the base, builds with GCMA, CMA or a
+# client off, the test boot (KUnit suites judged by the kernel's KTAP
+# parser, kselftests by their runner, a clean console), four boots of
+# malformed gcma= values, the debug build and boot (KASAN, UBSAN,
+# lockdep, kmemleak), arm64's build and boot (its areas in the device
+# tree of scripts/dtb.sh), and 32-bit ARM's directories (make check-arm
+# boots it).  What passed before (lib.sh: build_key) is not redone.  A
+# skip, a missing suite or program, a missing or short plan are
+# failures.  Ends with "N passed, N failed" and the stages' times.
+# Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT,
+# GCMA_CHECK_STAGES, ...).  For scripts/check-selftest.sh:
+# GCMA_CHECK_EXTRA_PATCHES (patch files applied after the series).
+# GCMA_CHECK_SCOPE=quick: the test stage alone; =arm: make check-arm,
+# the apply and a 32-bit ARM build and boot (cross_stage), its areas in
+# HighMem; =one: make test-one (GCMA_CHECK_ONLY).
 set -u
 here=$(dirname "$0")
 # x86_64 throughout, but for cross_build and cross_stage, which name
@@ -25,9 +25,33 @@ GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings
+lock_build_check
 x86_kvm=${GCMA_KVM:-0}
 scope=${GCMA_CHECK_SCOPE:-full}
-case $scope in full|quick|arm) ;; *) die "GCMA_CHECK_SCOPE=$scope: full, quick or arm" ;; esac
+case $scope in full|quick|arm|one) ;; *) die "GCMA_CHECK_SCOPE=$scope: full, quick, arm or one" ;; esac
+if [ "$scope" = one ]; then
+	printf '%s\n' "${GCMA_CHECK_ONLY:-}" | grep -qxE '[A-Za-z0-9_.-]+' ||
+		die "GCMA_CHECK_ONLY=${GCMA_CHECK_ONLY:-}: the name of one kselftest or KUnit suite"
+	# The working tree, edits and all, not patches/.
+	CHECK_TREE=$BUILD/linux CHECK_OBJ=$BUILD/obj-linux
+	[ -d "$CHECK_TREE/.git" ] || die "no build/linux (run 'make tree')"
+fi
+# The stages of a full run; GCMA_CHECK_STAGES runs some of them (the
+# top is always built), GCMA_CHECK_SCOPE=quick is "test".
+all_stages="checkpatch dt bisect w1 variants test params arm64 arm debug"
+case $scope in
+quick) run_stages=test ;;
+full) run_stages=${GCMA_CHECK_STAGES:-$all_stages} ;;
+*) run_stages= ;;
+esac
+for st in $run_stages; do
+	echo " $all_stages " | grep -q " $st " ||
+		die "GCMA_CHECK_STAGES: $st is none of: $all_stages"
+done
+# want STAGE: this run runs STAGE.
+want() { echo " $run_stages " | grep -q " $1 "; }
+[ "$run_stages" = "$all_stages" ] ||
+	echo "check: only these stages: $run_stages"
 
 npass=0 nfail=0
 pass() { npass=$((npass + 1)); echo "PASS: $*"; }
@@ -45,8 +69,17 @@ judge() {
 	npass=$((npass + $(grep -c '^PASS: ' "$_items")))
 	nfail=$((nfail + $(grep -c '^FAIL: ' "$_items")))
 }
+# stage NAME: the stage that starts now (its time is said at the end).
+stages= stage_name= stage_t0=
+stage() {
+	[ -n "$stage_name" ] && stages="$stages$stage_name $(($(now) - stage_t0))s, "
+	stage_name=$1 stage_t0=$(now)
+	[ -n "$1" ] && echo "check: -- $1"
+}
 finish() {
 	trap - EXIT
+	stage ""
+	[ -n "$stages" ] && echo "check: stage times: ${stages%, }"
 	echo "check: ${base_line:-base: unknown}"
 	echo "check: logs in build/logs/, took $(($(now) - t_start))s"
 	echo "$npass passed, $nfail failed"
@@ -67,7 +100,10 @@ base_line=$(describe_base)
 echo "check: $base_line" | tee "$LOGS/base.txt"
 
 # a. apply ------------------------------------------------------------
-if prepare_check_tree; then
+stage apply
+if [ "$scope" = one ]; then
+	:
+elif prepare_check_tree; then
 	pass "apply: $(series_patches | wc -l) patches onto base"
 else
 	fail "apply (log: build/logs/apply.log)"
@@ -83,11 +119,13 @@ for p in ${GCMA_CHECK_EXTRA_PATCHES:-}; do
 	fi
 done
 top=$(git -C "$CHECK_TREE" rev-parse HEAD)
+# make test-one judges the working tree, not a commit.
+[ "$scope" = one ] && top=
 
 # kunit_suites: the KUnit suites the series defines (the .name of every
 # struct kunit_suite in the files it adds or changes); each must run.
 kunit_suites() {
-	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' '*.h' |
+	git -C "$CHECK_TREE" diff --name-only base ${top:+"$top"} -- '*.c' '*.h' |
 	while read -r f; do
 		[ -f "$CHECK_TREE/$f" ] || continue
 		awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
@@ -106,14 +144,10 @@ vm_timeout() {
 	echo $(( $(cat "$ksft_list" 2>/dev/null | grep -c .) * ${_per_test:-45} * $(ksft_timeout_mult) + 900 ))
 }
 
-# What ends a boot: the kernel's reports of a hang or a crash.
-fatal='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stalls? on CPU|self-detected stall|Kernel panic|Oops|kernel BUG at|(^|[^A-Z_])BUG:|general protection'
-# What the console must never show: those, WARN()'s "WARNING: CPU: N PID:"
-# and lockdep's "WARNING: possible ..." (not the CPU-bug lines
-# "RETBleed: WARNING: Spectre ..." of some hosts), any other stack dump,
-# KASAN, UBSAN, page allocation failures, and GCMA's reports of a bad
-# release or of a client that keeps a page.
-splat="$fatal|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|Call Trace:|UBSAN:|KASAN:|rcu: INFO:|page allocation failure|gcma: free of pfn|gcma: .*does not give its pages back"
+# What ends a boot, and what the console must never show (lib.sh's
+# lists, plus any other stack dump and page allocation failures).
+fatal=$FATAL_RE
+splat="$REPORT_RE|Call Trace:|page allocation failure"
 
 # boot_failure CONSOLE QEMU_LOG: why a guest did not finish, in one line.
 boot_failure() {
@@ -133,6 +167,26 @@ boot_failure() {
 	fi
 }
 
+# boot_progress TAG T0: while TAG's guest runs, a line for each KUnit
+# suite it starts (console) and each kselftest (results port), with the
+# seconds since T0.
+boot_progress() {
+	_bp_seen=0 _bp_list=$CHECK/progress-$1
+	# $$ is check.sh: an interrupted run leaves no loop behind.
+	while sleep 10 && kill -0 $$ 2>/dev/null; do
+		{
+			tr -d '\r' <"$LOGS/console-$1.log" 2>/dev/null |
+				sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}    # Subtest: /KUnit suite /p'
+			tr -d '\r' <"$LOGS/results-$1.txt" 2>/dev/null |
+				sed -n 's/^# selftests: [^:]*: /kselftest /p'
+		} >"$_bp_list"
+		_bp_n=$(wc -l <"$_bp_list")
+		[ "$_bp_n" -gt "$_bp_seen" ] &&
+			tail -n +$((_bp_seen + 1)) "$_bp_list" | sed "s/^/check: [$1 $(($(now) - $2))s] /"
+		_bp_seen=$_bp_n
+	done
+}
+
 # boot_tests TAG KERNEL [APPEND]: boot KERNEL with the initramfs and
 # APPEND added to its command line; judge its KUnit suites, kselftests and console as items named
 # after TAG.  Logs in build/logs/*-TAG.*.  When the guest does not finish,
@@ -142,10 +196,16 @@ boot_tests() {
 	t0=$(now)
 	console=$LOGS/console-$tag.log
 	results=$LOGS/results-$tag.txt
+	# Without the lock's descriptor: a leftover sleep must not hold it.
+	boot_progress "$tag" "$t0" 9>&- &
+	progress=$!
+	nfail_before=$nfail
 	GCMA_VM_TIMEOUT=$(vm_timeout) GCMA_VM_APPEND="${GCMA_VM_APPEND:-} $append" \
 		sh "$ROOT/scripts/qemu.sh" test "$kernel" "$initrd" "$tag" \
 		2>"$LOGS/qemu-run-$tag.log"
 	qrc=$?
+	kill "$progress" 2>/dev/null
+	wait "$progress" 2>/dev/null
 	[ $qrc -eq 130 ] && { cat "$LOGS/qemu-run-$tag.log"; echo "check: interrupted"; exit 130; }
 	if [ $qrc -ne 0 ] || ! tr -d '\r' <"$results" 2>/dev/null | grep -q '^### HARNESS DONE'; then
 		fail "$tag boot: the guest did not finish its tests: $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
@@ -159,7 +219,7 @@ boot_tests() {
 	fi
 	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
 
-	judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
+	[ -n "$suites" ] && judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
 		"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
 
 	tr -d '\r' <"$results" |
@@ -173,7 +233,7 @@ boot_tests() {
 
 	# Less the warnings a KUnit case declared it provokes (see the awk).
 	reports=$LOGS/console-$tag.reports
-	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$reports"
+	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" "$console" >"$reports"
 	if ! grep -qE "$splat" "$reports"; then
 		pass "$tag console: no warning, BUG, oops, lockdep, stall, lockup or allocation failure"
 	else
@@ -181,7 +241,25 @@ boot_tests() {
 		grep -nE -A2 "$splat" "$reports" | head -60
 	fi
 
-	# kmemleak (config/debug.config): guest/init scans once the tests end.
+	# kmemleak (config/debug.config): guest/init scans before the
+	# kselftests (what booting and the KUnit suites left; the objects
+	# of config/kmemleak-boot-noise's functions are let pass) and once
+	# the tests end.
+	tr -d '\r' <"$results" |
+		sed -n '/^### BEGIN kmemleak-boot$/,/^### END kmemleak-boot$/p' \
+		>"$LOGS/kmemleak-boot-$tag.txt"
+	if [ -s "$LOGS/kmemleak-boot-$tag.txt" ]; then
+		awk -v noise="$ROOT/config/kmemleak-boot-noise" -f "$ROOT/scripts/kmemleak_filter.awk" \
+			"$LOGS/kmemleak-boot-$tag.txt" >"$LOGS/kmemleak-boot-$tag.left"
+		if grep -q KMEMLEAK_SCAN_FAILED "$LOGS/kmemleak-boot-$tag.txt"; then
+			fail "$tag kmemleak at boot: the scan was refused (kmemleak off? see build/logs/console-$tag.log)"
+		elif grep -q 'unreferenced object' "$LOGS/kmemleak-boot-$tag.left"; then
+			fail "$tag kmemleak at boot: $(grep -c 'unreferenced object' "$LOGS/kmemleak-boot-$tag.left") leaks of booting or of the KUnit suites (build/logs/kmemleak-boot-$tag.txt):"
+			head -n 30 "$LOGS/kmemleak-boot-$tag.left" | sed 's/^/    /'
+		else
+			pass "$tag kmemleak at boot: no leak but the known boot-time objects ($(grep -c 'unreferenced object' "$LOGS/kmemleak-boot-$tag.txt") let pass)"
+		fi
+	fi
 	tr -d '\r' <"$results" | sed -n '/^### BEGIN kmemleak$/,/^### END kmemleak$/p' \
 		>"$LOGS/kmemleak-$tag.txt"
 	if [ ! -s "$LOGS/kmemleak-$tag.txt" ]; then
@@ -195,6 +273,8 @@ boot_tests() {
 	else
 		pass "$tag kmemleak: no leak after the tests"
 	fi
+	# Kept only after a failure, for a look at what the guest left.
+	[ "$nfail" -eq "$nfail_before" ] && rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
 }
 
 # param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
@@ -211,7 +291,7 @@ param_boot() {
 	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
 	_out=$(tr -d '\r' <"$results" 2>/dev/null)
 	_said=$(echo "$_out" | grep -cE "$expect")
-	awk -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
+	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
 	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
 		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
 	elif ! echo "$_out" | grep -q '^AREA reserved gcma=0'; then
@@ -227,6 +307,7 @@ param_boot() {
 		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
 	else
 		pass "$tag: $values refused, boot went on: $(echo "$_out" | grep -m1 -E "$expect")"
+		rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
 	fi
 }
 
@@ -239,7 +320,7 @@ cross_build() {
 		return 1
 	fi
 	if ! (GCMA_ARCH=$1 && . "$here/lib.sh" &&
-	      build_kernel "$CHECK_TREE" "$CHECK/obj-$1" "$LOGS/build-$1.log" ${2:-}); then
+	      build_kernel "$CHECK_TREE" "$CHECK/obj-$1" "$LOGS/build-$1.log" "${2:-}"); then
 		fail "$1 build${2:+ of $2} (log: build/logs/build-$1.log)"
 		return 1
 	fi
@@ -257,6 +338,13 @@ cross_stage() {
 	arm) _image=$_obj/arch/arm/boot/zImage ;;
 	esac
 	cross_build "$_arch" || return
+	# W=1 and sparse on what x86_64 does not compile (the device tree's
+	# files).
+	if want w1 && [ "$_arch" = arm64 ]; then
+		_files=$(w1_files "$_obj")
+		[ -z "$_files" ] || w1_run arm64 "$_obj" $_files
+		w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$_files")
+	fi
 	_x86_initrd=$initrd _x86_ksft_list=$ksft_list
 	initrd=$CHECK/initramfs-$_arch.cpio
 	ksft_list=$initrd.d/root/selftests/kselftest-list.txt
@@ -327,54 +415,171 @@ cma: node 0, zone HighMem: 36864 pages to CMA areas, 49152 to GCMA areas" ;;
 # make check-arm: 32-bit ARM alone (see cross_stage), after the apply.
 if [ "$scope" = arm ]; then
 	suites=$(kunit_suites) initrd= ksft_list=
+	stage arm
 	cross_stage arm
 	finish
 fi
 
+# make test-one: one kselftest or KUnit suite of the working tree, in one
+# boot, judged on that alone (and on the console).
+if [ "$scope" = one ]; then
+	stage "build/linux: $GCMA_CHECK_ONLY"
+	build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/build-one.log" ||
+		{ fail "build of build/linux (log: build/logs/build-one.log)"; finish; }
+	pass "build of build/linux"
+	initrd=$CHECK/initramfs-one.cpio
+	sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$initrd" >/dev/null ||
+		{ fail "initramfs (log: build/logs/initramfs.log)"; finish; }
+	ksft_all=$initrd.d/root/selftests/kselftest-list.txt
+	if grep -qxF "gcma:$GCMA_CHECK_ONLY" "$ksft_all" 2>/dev/null; then
+		suites= ksft_list=$CHECK/kselftest-list-one.txt
+		echo "gcma:$GCMA_CHECK_ONLY" >"$ksft_list"
+		only="kunit.enable=0 ksft_only=$GCMA_CHECK_ONLY"
+	elif kunit_suites | grep -qxF "$GCMA_CHECK_ONLY"; then
+		suites=$GCMA_CHECK_ONLY ksft_list=$CHECK/no-kselftests
+		only="kunit.filter_glob=$GCMA_CHECK_ONLY ksft_only=none"
+	else
+		fail "$GCMA_CHECK_ONLY: neither a kselftest ($(sed 's/^gcma://' "$ksft_all" 2>/dev/null | tr '\n' ' '))nor a KUnit suite ($(kunit_suites | tr '\n' ' '))"
+		finish
+	fi
+	boot_tests one "$(kernel_image "$CHECK_OBJ")" "gcma=128M,default,limit=512M $only"
+	finish
+fi
+
 # b. checkpatch ---------------------------------------------------------
+stage checkpatch
 exceptions=$PATCHES/checkpatch-exceptions
-[ "$scope" = quick ] && echo "check: quick scope: no checkpatch, no bisect build, no W=1, no debug boot"
-for p in $([ "$scope" = full ] && series_patches); do
+# The series, and the patches check-selftest applies after it.  A patch
+# that passed before, with the same exceptions and the same checkpatch
+# (the tree's scripts/ and LICENSES/), is not checked again; the others
+# are checked $NPROC at a time (20 s each), then judged in order.
+checkpatch_scripts=$(git -C "$CHECK_TREE" ls-tree -r "$top" scripts/ LICENSES/ | sha1sum)
+mkdir -p "$GCMA_CACHE_DIR/builds"
+# checkpatch_one LOG IGNORE FILE: run checkpatch, its status in LOG.rc.
+checkpatch_one() {
+	# spdxcheck.py runs as "env python3": make that Debian's.
+	(cd "$CHECK_TREE" && PATH=${PYTHON%/*}:$PATH ./scripts/checkpatch.pl --strict \
+		${2:+--ignore "$2"} "$3") >"$1" 2>&1
+	echo $? >"$1.rc"
+}
+cp_list=$CHECK/checkpatch-list
+: >"$cp_list"
+running=0
+for p in $(want checkpatch && series_patches && echo ${GCMA_CHECK_EXTRA_PATCHES:-}); do
 	ignore=
 	if [ -f "$exceptions" ]; then
 		ignore=$(sed -e 's/#.*//' "$exceptions" |
-			awk -v p="$p" '$1 == p && NF >= 2 { printf "%s%s", sep, $2; sep = "," }')
+			awk -v p="${p##*/}" '$1 == p && NF >= 2 { printf "%s%s", sep, $2; sep = "," }')
+	fi
+	file=$PATCHES/$p
+	case $p in /*) file=$p p=${p##*/} ;; esac
+	log=$LOGS/checkpatch-${p%.patch}.log
+	key=checkpatch-$({ cat "$file"; echo "$ignore $checkpatch_scripts"; } | sha1sum | cut -d' ' -f1)
+	echo "$p $key ${ignore:--}" >>"$cp_list"
+	built_before "$key" && continue
+	checkpatch_one "$log" "$ignore" "$file" &
+	running=$((running + 1))
+	[ $running -lt "$NPROC" ] || { wait; running=0; }
+done
+wait
+while read -r p key ignore; do
+	[ "$ignore" = - ] && ignore=
+	if built_before "$key"; then
+		pass "checkpatch $p${ignore:+ (ignoring $ignore)} (passed before)"
+		continue
 	fi
 	log=$LOGS/checkpatch-${p%.patch}.log
-	# spdxcheck.py runs as "env python3": make that Debian's.
-	(cd "$CHECK_TREE" && PATH=${PYTHON%/*}:$PATH ./scripts/checkpatch.pl --strict \
-		${ignore:+--ignore "$ignore"} "$PATCHES/$p") >"$log" 2>&1
-	rc=$?
+	rc=$(cat "$log.rc" 2>/dev/null || echo "not run")
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' "$log")
 	if grep -q '^Traceback' "$log"; then
 		fail "checkpatch $p: a helper of checkpatch crashed (log: build/logs/${log##*/})"
 		grep -A8 '^Traceback' "$log" | head -20
-	elif [ $rc -eq 0 ] && echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+	elif [ "$rc" = 0 ] && echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 		pass "checkpatch $p${ignore:+ (ignoring $ignore)}"
+		touch "$GCMA_CACHE_DIR/builds/$key"
 	else
 		fail "checkpatch $p: ${total:-checkpatch.pl exited with $rc}"
 		grep -E -A3 '^(ERROR|WARNING|CHECK):' "$log" | head -60
 	fi
-done
+done <"$cp_list"
+
+# series_dirs: the kernel directories of the .c files the series
+# changes, as make targets (mm/ fs/ ...), without those inside another.
+series_dirs() {
+	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!tools/' ':!Documentation/' |
+		sed 's|/[^/]*$|/|' | sort -u |
+		awk '{ for (d in kept) if (index($0, d) == 1) next; kept[$0]; print }'
+}
+
+# The device-tree bindings the series adds or changes.  6.12's make
+# dt_binding_check wants dtschema 2023.9 or later; Debian 12 has
+# 2022.08, whose tools run on one binding: yamllint with the kernel's
+# rules, dt-doc-validate (the binding against dtschema's meta-schemas)
+# and its examples, compiled with dtc, against the binding and
+# dtschema's core schemas (dt-mk-schema, dt-validate).  Not checked: the
+# other bindings together (dtschema 2022.08 fails on some of 6.12's), and
+# dtschema's own shared-dma-pool.yaml, which 2022.08 does not have.
+dt_check() {
+	_bindings=$CHECK_TREE/Documentation/devicetree/bindings
+	_dir=$CHECK/dt-binding
+	for _y in $(git -C "$CHECK_TREE" diff --name-only --diff-filter=AM base "$top" -- \
+	    'Documentation/devicetree/bindings/*.yaml'); do
+		_log=$LOGS/dt-$(basename "$_y" .yaml).log
+		rm -rf "$_dir"
+		mkdir -p "$_dir/schema"
+		cp "$CHECK_TREE/$_y" "$_dir/schema/"
+		{
+			yamllint -f parsable -c "$_bindings/.yamllint" "$CHECK_TREE/$_y" &&
+			dt-doc-validate -u "$_bindings" "$CHECK_TREE/$_y" &&
+			dt-extract-example "$CHECK_TREE/$_y" >"$_dir/example.dts" &&
+			dtc -q -I dts -O dtb -o "$_dir/example.dtb" "$_dir/example.dts" &&
+			dt-mk-schema -j "$_dir/schema" >"$_dir/schema.json" &&
+			dt-validate -s "$_dir/schema.json" "$_dir/example.dtb"
+		} >"$_log" 2>&1
+		_rc=$?
+		if [ $_rc -eq 0 ] && [ ! -s "$_log" ]; then
+			pass "dt binding $_y: yamllint, meta-schema and examples"
+		else
+			fail "dt binding $_y (log: build/logs/${_log##*/}):"
+			head -n 20 "$_log" | sed 's/^/    /'
+		fi
+	done
+}
+if want dt; then
+	stage "dt bindings"
+	dt_check
+fi
 
 # c. build at every commit ---------------------------------------------
-# vmlinux below the top: compiled and linked, which is what a bisect
-# needs, without compressing an image no one boots (10 s a commit).
+# Below the top, the directories of the series' .c files (series_dirs)
+# are compiled, which is what the series' own code needs to bisect; the
+# top is built whole and linked.  Compiling every commit whole would
+# rebuild most of the kernel three times (two patches change fs.h and
+# vm_event_item.h), 25 minutes of a cold run.  A commit whose build key
+# (lib.sh: build_key) passed before, on an earlier run or as its
+# parent's documentation or selftest change, is not built again.
+stage "build at every commit"
 commits=$(git -C "$CHECK_TREE" rev-list --reverse base..check)
-[ "$scope" = quick ] && commits=$top
+want bisect || commits=$top
 [ -n "$commits" ] || commits=$(git -C "$CHECK_TREE" rev-parse base)
 n=$(echo "$commits" | wc -l)
+bisect_dirs=$(series_dirs | tr '\n' ' ')
 i=0 top_built=
 for c in $commits; do
 	i=$((i + 1))
 	subject=$(git -C "$CHECK_TREE" log -1 --format=%s "$c")
 	log=$LOGS/build-$(printf %02d $i).log
 	t0=$(now)
-	target=vmlinux
-	[ "$c" = "$top" ] && target=$KIMAGE
+	target=$bisect_dirs what="$bisect_dirs"
+	[ "$c" = "$top" ] && target=$KIMAGE what="whole"
+	if [ "$c" != "$top" ] && built_before "$(build_key "$CHECK_TREE" "$c" "$target")"; then
+		pass "build $i/$n: $subject (its sources and config built before)"
+		continue
+	fi
+	echo "check: building $i/$n: $subject"
 	if git -C "$CHECK_TREE" checkout -q "$c" &&
 	   build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$log" "$target"; then
-		pass "build $i/$n: $subject ($(($(now) - t0))s)"
+		pass "build $i/$n: $subject ($what, $(($(now) - t0))s)"
 		[ "$c" = "$top" ] && top_built=1
 	else
 		fail "build $i/$n: $subject (log: build/logs/${log##*/})"
@@ -386,61 +591,150 @@ if [ -n "$top_built" ]; then
 fi
 
 # d. W=1 and sparse on the touched .c files -------------------------------
-# warnings TREE-REV FILE LOG: the W=1/sparse warnings of FILE's object,
-# without line and column numbers, sorted.
+# warnings TREE OBJ FILE LOG: the W=1/sparse warnings of FILE's object,
+# without the tree's path and line and column numbers, sorted.
+# The object is removed first: an object already up to date (the base's,
+# from an earlier run) would not be compiled again, and only sparse
+# would report.
 warnings() {
-	kmake "$CHECK_TREE" "$CHECK_OBJ" W=1 C=2 "${2%.c}.o" >"$3" 2>&1
+	rm -f "$2/${3%.c}.o"
+	kmake "$1" "$2" W=1 C=2 "${3%.c}.o" >"$4" 2>&1
 	_rc=$?
-	grep -E '(warning|error):' "$3" |
-		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s/^(\.\.\/)+//' | sort -u
+	grep -E '(warning|error):' "$4" |
+		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#^[^: ]*/(linux|base)/##' | sort -u
 	return $_rc
 }
-t0=$(now)
-if [ "$scope" = quick ]; then
+# w1_check ARCH OBJ FILE...: W=1 and sparse on each FILE, at the top
+# (OBJ, the top's build for ARCH, which these objects then replace) and
+# at the base (build/base itself, objects in build/check/obj-base-ARCH,
+# so the check tree is not checked out elsewhere); a warning the base
+# lacks is new.  Appends the new ones to $w1_new; returns non-zero when
+# a build failed.
+w1_check() (
+	_w1c_arch=$1 _w1c_obj=$2
+	shift 2
+	GCMA_ARCH=$_w1c_arch
+	. "$here/lib.sh"
+	_w1c_ok=0
+	rm -f "$_w1c_obj/.gcma-build-key"
+	kconfig "$CHECK_TREE" "$_w1c_obj" "$LOGS/w1-config-top-$_w1c_arch.log" || _w1c_ok=1
+	kconfig "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" "$LOGS/w1-config-base-$_w1c_arch.log" || _w1c_ok=1
+	for _w1c_f; do
+		_w1c_key=$_w1c_arch-$(echo "$_w1c_f" | tr / _)
+		warnings "$CHECK_TREE" "$_w1c_obj" "$_w1c_f" "$LOGS/w1-top-$_w1c_key.log" \
+			>"$CHECK/w1-top-$_w1c_key" || _w1c_ok=1
+		: >"$CHECK/w1-base-$_w1c_key"
+		if [ -f "$BUILD/base/$_w1c_f" ]; then
+			warnings "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" "$_w1c_f" \
+				"$LOGS/w1-base-$_w1c_key.log" >"$CHECK/w1-base-$_w1c_key" || _w1c_ok=1
+		fi
+		comm -23 "$CHECK/w1-top-$_w1c_key" "$CHECK/w1-base-$_w1c_key" >>"$w1_new"
+	done
+	exit $_w1c_ok
+)
+# w1_verdict WHERE FILES T0: the item of one w1_check.
+w1_verdict() {
+	if [ -n "$w1_failed" ]; then
+		fail "W=1 + sparse ($1): a build failed (logs: build/logs/w1-*.log)"
+	elif [ -s "$w1_new" ]; then
+		fail "W=1 + sparse ($1): $(wc -l <"$w1_new") new warnings"
+		cat "$w1_new"
+	else
+		pass "W=1 + sparse ($1): no new warnings in$2 ($(($(now) - $3))s)"
+	fi
+}
+# w1_run ARCH OBJ FILE...: w1_check and its item, unless the same check
+# (the top's build key, the files) passed before.
+w1_run() {
+	_w1_t0=$(now) _w1_arch=$1 _w1_obj=$2
+	shift 2
+	_w1_key=$(GCMA_ARCH=$_w1_arch && . "$here/lib.sh" &&
+		build_key "$CHECK_TREE" "$top" "W=1 C=2 $* $(sparse --version 2>&1;
+			sed -n '/^# d. W=1/,/^w1_run()/p' "$here/check.sh" | sha1sum)")
+	[ -n "$_w1_key" ] || _w1_key=none
+	if built_before "$_w1_key"; then
+		pass "W=1 + sparse ($_w1_arch): no new warnings in $* (passed before)"
+		return
+	fi
+	w1_new=$LOGS/w1-new-warnings-$_w1_arch.txt w1_failed=
+	: >"$w1_new"
+	w1_check "$_w1_arch" "$_w1_obj" "$@" || w1_failed=1
+	w1_verdict "$_w1_arch" " $*" "$_w1_t0"
+	[ -z "$w1_failed" ] && [ ! -s "$w1_new" ] && [ "$_w1_key" != none ] &&
+		mkdir -p "$GCMA_CACHE_DIR/builds" && touch "$GCMA_CACHE_DIR/builds/$_w1_key"
+}
+# w1_files OBJ: the files of $w1_unchecked whose objects OBJ's build made.
+w1_files() {
+	for _f in $w1_unchecked; do
+		[ -f "$1/${_f%.c}.o" ] && echo "$_f"
+	done
+}
+# The touched .c files that no W=1 run compiled yet.
+w1_unchecked=$(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!tools/')
+if ! want w1; then
 	:
 elif [ -z "$top_built" ]; then
 	fail "W=1 + sparse: the top of the series does not build"
 else
-	files=
-	for f in $(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c'); do
-		# Only what this config compiles: the top build made its object.
-		[ -f "$CHECK_OBJ/${f%.c}.o" ] && files="$files $f"
-	done
-	new=$LOGS/w1-new-warnings.txt
-	: >"$new"
-	w1ok=1
-	if [ -n "$files" ]; then
-		git -C "$CHECK_TREE" checkout -q "$top"
-		kconfig "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/w1-config-top.log" || w1ok=
-		for f in $files; do
-			warnings top "$f" "$LOGS/w1-top-$(echo "$f" | tr / _).log" \
-				>"$CHECK/w1-top-$(echo "$f" | tr / _)" || w1ok=
-		done
-		git -C "$CHECK_TREE" checkout -q base
-		kconfig "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/w1-config-base.log" || w1ok=
-		for f in $files; do
-			key=$(echo "$f" | tr / _)
-			: >"$CHECK/w1-base-$key"
-			if git -C "$CHECK_TREE" cat-file -e "base:$f" 2>/dev/null; then
-				warnings base "$f" "$LOGS/w1-base-$key.log" >"$CHECK/w1-base-$key"
-			fi
-			comm -23 "$CHECK/w1-top-$key" "$CHECK/w1-base-$key" >>"$new"
-		done
-		git -C "$CHECK_TREE" checkout -q "$top"
-	fi
-	nfiles=$(echo $files | wc -w)
-	ntouched=$(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' | wc -l)
-	if [ "$nfiles" -eq 0 ] && [ "$ntouched" -gt 0 ]; then
-		fail "W=1 + sparse: the series changes $ntouched .c files, the config builds none of them"
-	elif [ -z "$w1ok" ]; then
-		fail "W=1 + sparse: a build failed (logs: build/logs/w1-*.log)"
-		cat "$new"
-	elif [ -s "$new" ]; then
-		fail "W=1 + sparse: $(wc -l <"$new") new warnings in $nfiles files"
-		cat "$new"
+	stage "W=1 + sparse"
+	# Only what this config compiles: the top build made its object.
+	files=$(w1_files "$CHECK_OBJ")
+	if [ -z "$files" ]; then
+		[ -z "$w1_unchecked" ] || fail "W=1 + sparse: x86_64 builds none of the series' .c files"
 	else
-		pass "W=1 + sparse: no new warnings in $nfiles changed .c files ($(($(now) - t0))s)"
+		w1_run x86_64 "$CHECK_OBJ" $files
 	fi
+	w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$files")
+fi
+
+# variant_build NAME SYMBOL...: the top of the series with the test
+# kernel's config, less each SYMBOL (and what depends on it), built in
+# the directories the series touches: the stubs and hooks that such a
+# config compiles instead, the first thing a randconfig would try.
+variant_build() {
+	_vb_name=$1 _vb_t0=$(now)
+	shift
+	_vb_obj=$CHECK/obj-$_vb_name _vb_log=$LOGS/build-$_vb_name.log
+	_vb_dirs=$(series_dirs | tr '\n' ' ')
+	_vb_what="build with$(printf ' %s=n' "$@") of $_vb_dirs"
+	_vb_key=$(build_key "$CHECK_TREE" "$top" "variant $* $_vb_dirs $(
+		sed -n '/^variant_build()/,/^}/p' "$here/check.sh" | sha1sum)")
+	if [ -n "$_vb_key" ] && built_before "$_vb_key"; then
+		pass "$_vb_what(built before)"
+		return
+	fi
+	echo "check: $_vb_what"
+	mkdir -p "$_vb_obj"
+	rm -f "$_vb_obj/.config.old"
+	cp "$CHECK/config" "$_vb_obj/.config"
+	for _s; do
+		"$CHECK_TREE/scripts/config" --file "$_vb_obj/.config" --disable "$_s"
+	done
+	if ! kmake "$CHECK_TREE" "$_vb_obj" olddefconfig >"$_vb_log" 2>&1; then
+		fail "$_vb_what: olddefconfig failed (log: build/logs/${_vb_log##*/})"
+		return
+	fi
+	for _s; do
+		if grep -q "^CONFIG_$_s=" "$_vb_obj/.config"; then
+			fail "$_vb_what: CONFIG_$_s is still set after olddefconfig (selected?)"
+			return
+		fi
+	done
+	# shellcheck disable=SC2086 # one make target per directory
+	if kmake "$CHECK_TREE" "$_vb_obj" $_vb_dirs >>"$_vb_log" 2>&1; then
+		pass "$_vb_what($(($(now) - _vb_t0))s)"
+		[ -z "$_vb_key" ] || { mkdir -p "$GCMA_CACHE_DIR/builds" && touch "$GCMA_CACHE_DIR/builds/$_vb_key"; }
+	else
+		fail "$_vb_what (log: build/logs/${_vb_log##*/})"
+		grep -E 'error:|Error [0-9]' "$_vb_log" | head -20
+	fi
+}
+if want variants && [ -n "$top_built" ]; then
+	stage "builds with GCMA, CMA or a client off"
+	variant_build gcma-off GCMA
+	variant_build cma-off CMA
+	variant_build swap-client-off GCMA_SWAP
+	variant_build file-client-off GCMA_FILE
 fi
 
 # e. boot: KUnit, kselftests, console ------------------------------------
@@ -449,11 +743,14 @@ if [ -z "$top_built" ]; then
 	finish
 fi
 initrd=$CHECK/initramfs.cpio
-if out=$(sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$initrd"); then
-	echo "$out"
-else
-	fail "initramfs (log: build/logs/initramfs.log)"
-	finish
+if want test || want params || want debug; then
+	stage initramfs
+	if out=$(sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$initrd"); then
+		echo "$out"
+	else
+		fail "initramfs (log: build/logs/initramfs.log)"
+		finish
+	fi
 fi
 
 suites=$(kunit_suites)
@@ -463,16 +760,41 @@ echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 
 # The GCMA area is the default DMA area (dma_users_test), below 512 MiB,
 # where the 1 GiB guest would not put it unasked.
-boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
-[ "$scope" = quick ] && finish
+if want test; then
+	stage "test boot"
+	boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
+fi
 
-# The worst gcma= values, each boot with its own (the last gcma= wins).
-# A malformed value also cancels a good one before it.
-param_boot malformed 7 'gcma.*no area reserved' \
-	'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M,bogus gcma=64M,default,limit=32M gcma=64M gcma=64M@'
-param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
-param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000,default'
-param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
+if want params; then
+	stage "gcma= boots"
+	# The worst gcma= values, each boot with its own (the last gcma=
+	# wins).  A malformed value also cancels a good one before it.
+	param_boot malformed 7 'gcma.*no area reserved' \
+		'gcma gcma= gcma=64Mjunk gcma=99999999999999999999 gcma=64M,bogus gcma=64M,default,limit=32M gcma=64M gcma=64M@'
+	param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
+	param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000,default'
+	param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
+fi
+
+# f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
+# Before arm64: the longest stage, and the one most likely to report.
+if want debug; then
+	stage "debug build and boot"
+	DEBUG_OBJ=$CHECK/obj-debug
+	t0=$(now)
+	git -C "$CHECK_TREE" checkout -q "$top"
+	if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
+		pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
+		# Smaller areas keep the tests short under KASAN and lockdep.
+		# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
+		# swap_test on the disk alone: the test boot runs it on zram as
+		# well, where it would add 15 minutes here.
+		boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" \
+			"cma=32M gcma=32M,default,limit=512M init_on_alloc=1 swap_test_devices=vda"
+	else
+		fail "debug build (log: build/logs/build-debug.log)"
+	fi
+fi
 
 # g. arm64: QEMU virt, its areas declared in the device tree ---------------
 # The same KUnit suites and kselftests, cross-compiled and under TCG,
@@ -481,29 +803,22 @@ param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
 # one, and three GCMA nodes the kernel must refuse, each with its reason,
 # and boot on.  It adds 7 minutes warm, 15 cold; GCMA_CHECK_ARM64=0
 # leaves it out (a developer's run: make check in CI runs it).
-if [ "${GCMA_CHECK_ARM64:-1}" = 0 ]; then
+if ! want arm64; then
+	:
+elif [ "${GCMA_CHECK_ARM64:-1}" = 0 ]; then
 	fail "arm64: not run (GCMA_CHECK_ARM64=0)"
 else
+	stage arm64
 	cross_stage arm64
 fi
-# 32-bit ARM: built only (make check-arm boots it), for what no other
-# build compiles: highmem, no CONFIG_MEMORY_FAILURE, no memory hotplug.
-cross_build arm vmlinux
-
-# f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
-DEBUG_OBJ=$CHECK/obj-debug
-t0=$(now)
-git -C "$CHECK_TREE" checkout -q "$top"
-if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
-	pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
-	# Smaller areas keep the tests short under KASAN and lockdep.
-	# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
-	# swap_test on the disk alone: the test boot runs it on zram as well,
-	# where it would add 15 minutes here.
-	boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" \
-		"cma=32M gcma=32M,default,limit=512M init_on_alloc=1 swap_test_devices=vda"
-else
-	fail "debug build (log: build/logs/build-debug.log)"
+# 32-bit ARM: the directories the series touches built (make check-arm
+# boots it), for what no other build compiles: highmem, no
+# CONFIG_MEMORY_FAILURE, no memory hotplug.
+if want arm; then
+	stage "arm build"
+	cross_build arm "$(series_dirs | tr '\n' ' ')"
 fi
+[ -z "$w1_unchecked" ] || ! want w1 ||
+	echo "check: W=1 + sparse compiled none of:" $w1_unchecked
 
 finish

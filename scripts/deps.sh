@@ -13,7 +13,7 @@ pkgs="linux-source-6.12 build-essential git flex bison bc libelf-dev libssl-dev
 cpio busybox-static qemu-system-x86 ccache sparse python3 perl rsync kmod
 xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs gnuplot-nox
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler
-gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross dt-schema yamllint"
 foreign="arm64 armhf"
 
 missing= unpacked=1
@@ -45,16 +45,32 @@ fi
 unpack_busybox() {
 	[ -x "$BUILD/deps/$1/bin/busybox" ] && return
 	say "unpacking busybox-static:$1 into build/deps/$1"
+	_added=
 	if ! dpkg --print-foreign-architectures | grep -qx "$1"; then
 		$sudo dpkg --add-architecture "$1" || die "dpkg --add-architecture $1 failed"
+		_added=1
+		# Interrupted or failed before the download ends, the host
+		# still gets its architectures back.
+		trap "$sudo dpkg --remove-architecture $1" EXIT
+		trap 'exit 130' INT TERM HUP
 		# An index of another suite may fail (a mirror mid-sync): the
 		# download below says whether the one needed came.
 		$sudo apt-get update -q || warn "apt-get update reported errors"
 	fi
 	rm -rf "$BUILD/deps/$1" "$BUILD/deps/download-$1"
 	mkdir -p "$BUILD/deps/download-$1"
-	(cd "$BUILD/deps/download-$1" && apt-get download -q "busybox-static:$1") ||
-		die "apt-get download busybox-static:$1 failed"
+	# As root, apt downloads as _apt, which needs write access here.
+	chmod 0777 "$BUILD/deps/download-$1"
+	(cd "$BUILD/deps/download-$1" && apt-get download -q "busybox-static:$1")
+	_rc=$?
+	# The host keeps the architectures it had: dpkg needed this one only
+	# for the download (no package of it is installed).
+	if [ -n "$_added" ]; then
+		trap - EXIT INT TERM HUP
+		$sudo dpkg --remove-architecture "$1" ||
+			warn "dpkg --remove-architecture $1 failed: $1 stays a foreign architecture"
+	fi
+	[ $_rc -eq 0 ] || die "apt-get download busybox-static:$1 failed"
 	dpkg-deb -x "$BUILD/deps/download-$1"/busybox-static_*_"$1".deb "$BUILD/deps/$1" ||
 		die "cannot unpack busybox-static:$1"
 	[ -x "$BUILD/deps/$1/bin/busybox" ] || die "busybox-static:$1 has no bin/busybox"

@@ -9,9 +9,9 @@
 # test's own "#" lines.  Items: each TAP result a test printed, and each
 # test program.  Failures besides "not ok": a SKIP (the harness boots a
 # kernel with GCMA areas, so no GCMA test has a reason to skip), a program
-# without a TAP plan or whose plan does not match its results, a program
-# the list names that did not run, a runner plan that does not match the
-# list.
+# without a TAP plan, with an empty one (1..0) or whose plan does not
+# match its results, a program the list names that did not run, a runner
+# plan that does not match the list.
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 RUNNER_OUTPUT KSELFTEST_LIST" >&2; exit 2; }
 
@@ -78,6 +78,9 @@ BEGIN {
 		explain(0)
 	} else if (plan < 0) {
 		fail("kselftest " name ": exited 0 without a TAP plan (1..N)")
+		explain(0)
+	} else if (plan == 0) {
+		fail("kselftest " name ": plan 1..0, it tested nothing")
 		explain(0)
 	} else if (plan != nres) {
 		fail("kselftest " name ": plan 1.." plan " but " nres " results")

@@ -24,6 +24,26 @@ HARNESS_EMAIL="gcma@localhost"
 CCACHE_BASEDIR=$ROOT
 CCACHE_NOHASHDIR=1
 export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
+# What make check keeps between runs, beside ccache and outside build/
+# (make clean and a new clone keep it; emptying both is a cold run):
+# merged configs (kconfig) and the keys of builds that passed
+# (build_key).
+: "${GCMA_CACHE_DIR:=$(dirname "$CCACHE_DIR")/gcma-check}"
+
+# Console patterns, one list for check.sh and bench.sh.
+# FATAL_RE: the kernel's reports of a hang or a crash, which end a boot.
+FATAL_RE='INFO: task .* blocked for more than|soft lockup|hard LOCKUP|detected stalls? on CPU|self-detected stall|Kernel panic|Oops|kernel BUG at|(^|[^A-Z_])BUG:|general protection'
+# REPORT_RE: those, WARN()'s "WARNING: CPU: N PID:" and lockdep's
+# "WARNING: possible ..." (not the CPU-bug lines "RETBleed: WARNING:
+# Spectre ..." of some hosts), KASAN, UBSAN, RCU stalls, lockdep's
+# registration complaints, and GCMA's reports of a bad release or of a
+# client that keeps a page.  check.sh adds any stack dump and page
+# allocation failures; bench.sh, whose load exhausts memory on purpose,
+# adds the OOM killer instead.
+# OTHER_REPORT_RE: what ends console_reports.awk's leaving out of an
+# expected warning.
+OTHER_REPORT_RE="$FATAL_RE|KASAN:|UBSAN:|rcu: INFO:|page allocation failure|gcma: .*does not give its pages back"
+REPORT_RE="$FATAL_RE|WARNING: (CPU: [0-9]+ PID:|[a-z])|INFO: trying to register|UBSAN:|KASAN:|rcu: INFO:|gcma: free of pfn|gcma: .*does not give its pages back"
 
 # The architecture built and booted: x86_64 (QEMU pc, the default),
 # arm64 (QEMU virt, cross-compiled, its areas in the device tree) or arm
@@ -119,31 +139,82 @@ am_one() {
 	fi
 }
 
+# commit_series TREE LOG: make a commit of every patch of patches/series
+# on top of TREE's tag base, without touching TREE's working tree or
+# index (git apply --cached into a private index), and print the last
+# one.  The committer and the dates are fixed, so an unchanged series
+# gives the same commits on every run and every machine.  Returns
+# non-zero (and names the patch) on failure.
+commit_series() {
+	_cs_tree=$1 _cs_log=$2
+	_cs_work=$(mktemp -d) || return 1
+	_cs_rc=0
+	: >"$_cs_log"
+	_cs_parent=$(git -C "$_cs_tree" rev-parse base) &&
+		GIT_INDEX_FILE=$_cs_work/index git -C "$_cs_tree" read-tree base || _cs_rc=1
+	for _p in $([ $_cs_rc -eq 0 ] && series_patches); do
+		if [ ! -f "$PATCHES/$_p" ]; then
+			echo "patches/series names $_p, which does not exist" | tee -a "$_cs_log" >&2
+			_cs_rc=1
+			break
+		fi
+		echo "applying $_p" >>"$_cs_log"
+		if ! git mailinfo "$_cs_work/msg" "$_cs_work/patch" <"$PATCHES/$_p" \
+			>"$_cs_work/info" 2>>"$_cs_log" ||
+		   ! GIT_INDEX_FILE=$_cs_work/index git -C "$_cs_tree" apply --cached \
+			"$_cs_work/patch" >>"$_cs_log" 2>&1 ||
+		   ! _cs_t=$(GIT_INDEX_FILE=$_cs_work/index git -C "$_cs_tree" write-tree) ||
+		   ! _cs_parent=$(
+			_field() { sed -n "s/^$1: //p" "$_cs_work/info" | head -n 1; }
+			export GIT_AUTHOR_NAME="$(_field Author)" GIT_AUTHOR_EMAIL="$(_field Email)"
+			export GIT_AUTHOR_DATE="$(_field Date)" GIT_COMMITTER_DATE="$(_field Date)"
+			export GIT_COMMITTER_NAME="$HARNESS_NAME" GIT_COMMITTER_EMAIL="$HARNESS_EMAIL"
+			{ _field Subject; echo; cat "$_cs_work/msg"; } |
+				git -C "$_cs_tree" commit-tree "$_cs_t" -p "$_cs_parent"); then
+			echo "the series does not apply: $_p" | tee -a "$_cs_log" >&2
+			tail_log "$_cs_log" 30
+			_cs_rc=1
+			break
+		fi
+	done
+	rm -rf "$_cs_work"
+	[ $_cs_rc -eq 0 ] && echo "$_cs_parent"
+	return $_cs_rc
+}
+
 # prepare_check_tree: build/check/linux = base + patches/series on branch
-# 'check'.  An existing tree is reset, which keeps the mtimes of files the
-# series does not touch, so incremental builds in $CHECK_OBJ stay valid.
+# 'check'.  The series is committed apart (commit_series) and the tree is
+# moved to it with git checkout, which rewrites only the files that
+# differ: an unchanged series touches no file, and the object dirs'
+# incremental builds stay valid.
 prepare_check_tree() {
 	mkdir -p "$LOGS"
 	ensure_base
 	if git -C "$CHECK_TREE" rev-parse -q --verify base >/dev/null 2>&1 &&
 	   [ "$(git -C "$CHECK_TREE" rev-parse base)" = "$(git -C "$BUILD/base" rev-parse base)" ]; then
 		git -C "$CHECK_TREE" am --abort >/dev/null 2>&1
-		git -C "$CHECK_TREE" checkout -q -f -B check base &&
-			git -C "$CHECK_TREE" reset -q --hard base &&
-			git -C "$CHECK_TREE" clean -fdqx ||
-			die "cannot reset $CHECK_TREE"
 	else
 		say "cloning build/base into build/check/linux"
 		clone_base "$CHECK_TREE"
-		git -C "$CHECK_TREE" checkout -q -b check base || die "cannot create branch check"
 	fi
-	am_series "$CHECK_TREE" "$LOGS/apply.log"
+	_pc_top=$(commit_series "$CHECK_TREE" "$LOGS/apply.log") || return 1
+	git -C "$CHECK_TREE" checkout -q -f -B check "$_pc_top" &&
+		git -C "$CHECK_TREE" clean -fdqx ||
+		die "cannot check out the series in $CHECK_TREE"
 }
 
 # The series' own config fragments, merged when the tree under test has
 # them: what its kselftests and its KUnit suites need.  No copy of them
 # lives in config/, so they cannot drift apart.
 INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
+
+# lib_functions NAME...: the text of these functions of this file, for
+# the cache keys (a change elsewhere in it keeps the caches).
+lib_functions() {
+	for _lf in "$@"; do
+		sed -n "/^$_lf() {/,/^}/p" "$ROOT/scripts/lib.sh"
+	done
+}
 
 # kconfig TREE OBJ LOG: write OBJ/.config = tinyconfig + config/base.config
 # + config/$GCMA_ARCH.config + the in-tree fragments TREE has + the
@@ -154,7 +225,7 @@ INTREE_FRAGMENTS="tools/testing/selftests/gcma/config mm/tests/gcma.kunitconfig"
 # verified is kept under a key of all it depends on (the fragments, TREE's
 # Kconfig files, tiny configs and kconfig scripts, the toolchain, this
 # file's checks): merging again takes 20 s, at each of make check's
-# per-commit builds.  The newest 64 are kept.  Kconfig probes the
+# per-commit builds.  The newest 64 are kept, in $GCMA_CACHE_DIR/kconfig.  Kconfig probes the
 # compiler, so it runs with kmake()'s.
 kconfig() {
 	_tree=$1 _obj=$2 _log=$3 _kdir=$2.kconfig
@@ -163,7 +234,8 @@ kconfig() {
 		[ -f "$_tree/$_f" ] && _frags="$_frags $_tree/$_f"
 	done
 	for _f in ${KCONFIG_EXTRA:-}; do _frags="$_frags $ROOT/config/$_f"; done
-	mkdir -p "$_kdir/by-key" "$_obj"
+	_cache=$GCMA_CACHE_DIR/kconfig
+	mkdir -p "$_kdir" "$_cache" "$_obj"
 	echo "kconfig: tinyconfig +$(echo " $_frags" | sed "s| $ROOT/| |g; s| $_tree/| |g")" >>"$_log"
 	# No key without the tree's file list: a stale config is worse than
 	# 20 s.
@@ -176,15 +248,16 @@ kconfig() {
 			"${CROSS}gcc" --version | head -n 1
 			"${CROSS}ld" --version | head -n 1
 			pahole --version 2>/dev/null
-			cat "$ROOT/scripts/lib.sh" $_frags
+			lib_functions kconfig
+			cat $_frags
 			echo "$_files" | (cd "$_tree" && tr '\n' '\0' | xargs -0 cat)
 		} | sha1sum | cut -d' ' -f1)
 	fi
-	if [ -n "$_key" ] && [ -f "$_kdir/by-key/$_key" ]; then
+	if [ -n "$_key" ] && [ -f "$_cache/$_key" ]; then
 		echo "kconfig: merged and verified before (key $_key)" >>"$_log"
-		touch "$_kdir/by-key/$_key"
-		cmp -s "$_kdir/by-key/$_key" "$_obj/.config" ||
-			cp "$_kdir/by-key/$_key" "$_obj/.config"
+		touch "$_cache/$_key"
+		cmp -s "$_cache/$_key" "$_obj/.config" ||
+			cp "$_cache/$_key" "$_obj/.config"
 		return
 	fi
 	{
@@ -240,8 +313,8 @@ kconfig() {
 		warn "merged .config sets what a fragment turns off (selected by another symbol?):$_on"
 	[ -z "$_bad$_on" ] || return 1
 	if [ -n "$_key" ]; then
-		cp "$_kdir/.config" "$_kdir/by-key/$_key"
-		ls -t "$_kdir/by-key" | tail -n +65 | (cd "$_kdir/by-key" && xargs rm -f)
+		cp "$_kdir/.config" "$_cache/$_key"
+		ls -t "$_cache" | tail -n +65 | (cd "$_cache" && xargs rm -f)
 	fi
 	cmp -s "$_kdir/.config" "$_obj/.config" || cp "$_kdir/.config" "$_obj/.config"
 }
@@ -257,17 +330,84 @@ kmake() {
 		-j"$NPROC" "$@"
 }
 
-# build_kernel TREE OBJ LOG [TARGET]: configure and build TARGET, by
-# default the image; log in LOG.
+# build_key TREE REV TARGET: a key of all that building TARGET of REV
+# depends on: every file of REV but those the build never reads
+# (Documentation/, tools/testing/ but for the in-tree config fragments,
+# MAINTAINERS), the config fragments, the toolchains, the flags make
+# takes from the environment and the functions of this file that make
+# the config and run make; empty (nothing cached) when REV cannot be
+# read.  A commit that changes only documentation or
+# selftests has its parent's key.
+build_key() {
+	_bk_files=$(git -C "$1" ls-tree -r "$2") || return 0
+	{
+		echo "$KARCH $REQUIRED_SYMS $ARCH_LACKS $INTREE_FRAGMENTS ${KCONFIG_EXTRA:-} $3"
+		# What make reads from the environment changes the build too.
+		echo "${KCFLAGS:-} ${KCPPFLAGS:-} ${KAFLAGS:-} ${LLVM:-}"
+		"${CROSS}gcc" --version | head -n 1
+		"${CROSS}ld" --version | head -n 1
+		gcc --version | head -n 1
+		pahole --version 2>/dev/null
+		lib_functions kconfig kmake
+		cat "$ROOT/config/base.config" "$ROOT/config/$GCMA_ARCH.config"
+		for _f in ${KCONFIG_EXTRA:-}; do cat "$ROOT/config/$_f"; done
+		echo "$_bk_files"
+	} | awk -F '\t' -v keep=" $INTREE_FRAGMENTS " '
+		NF < 2 || index(keep, " " $2 " ") ||
+		$2 !~ /^(Documentation\/|tools\/testing\/|MAINTAINERS$)/' |
+		sha1sum | cut -d' ' -f1
+}
+
+# built_before KEY: a build of that key passed (on this machine, since
+# $GCMA_CACHE_DIR was emptied).
+built_before() { [ -n "$1" ] && [ -f "$GCMA_CACHE_DIR/builds/$1" ]; }
+
+# build_kernel TREE OBJ LOG [TARGETS]: configure and build TARGETS (a
+# word, or several in one argument), by default the image; log in LOG.
+# When TREE is clean and OBJ holds the build of the same key
+# (OBJ/.gcma-build-key), or TARGETS are not the image and their key
+# built before, make is not even run; a passing build records its key
+# (built_before).
 build_kernel() {
 	: >"$3"
+	_bk_key= _bk_target=${4:-$KIMAGE}
+	[ -z "$(git -C "$1" status --porcelain 2>/dev/null || echo unknown)" ] &&
+		_bk_key=$(build_key "$1" HEAD "$_bk_target")
+	if [ -n "$_bk_key" ] && [ "$(cat "$2/.gcma-build-key" 2>/dev/null)" = "$_bk_key" ]; then
+		echo "build: ${2#"$ROOT"/} holds this build already (key $_bk_key)" >>"$3"
+		return 0
+	fi
+	# Only an image is used after its build (booted, or its objects
+	# checked with W=1); other targets are built to see that they build.
+	if [ -n "$_bk_key" ] && [ "$_bk_target" != "$KIMAGE" ] && built_before "$_bk_key"; then
+		echo "build: built before (key $_bk_key)" >>"$3"
+		return 0
+	fi
+	rm -f "$2/.gcma-build-key"
 	kconfig "$1" "$2" "$3" || return 1
-	if ! kmake "$1" "$2" "${4:-$KIMAGE}" >>"$3" 2>&1; then
+	# shellcheck disable=SC2086 # TARGET may name several, e.g. directories
+	if ! kmake "$1" "$2" $_bk_target >>"$3" 2>&1; then
 		warn "kernel build failed (log: ${3#"$ROOT"/})"
 		grep -E 'error:|Error [0-9]' "$3" | head -20 >&2
 		tail_log "$3" 30
 		return 1
 	fi
+	[ -n "$_bk_key" ] || return 0
+	echo "$_bk_key" >"$2/.gcma-build-key"
+	mkdir -p "$GCMA_CACHE_DIR/builds"
+	touch "$GCMA_CACHE_DIR/builds/$_bk_key"
+	ls -t "$GCMA_CACHE_DIR/builds" | tail -n +1001 |
+		(cd "$GCMA_CACHE_DIR/builds" && xargs rm -f)
+}
+
+# lock_build_check: hold build/check for this process and its children
+# until it exits; refuse when another make check, bench or run holds it
+# (they check out, build and boot in the same tree).
+lock_build_check() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/check.lock"
+	flock -w 30 9 ||
+		die "another make check, bench, run or test-one is using build/check; wait for it to end"
 }
 
 # ksft_timeout_mult: how many times its settings' timeout a kselftest
@@ -302,7 +442,11 @@ validate_settings() {
 		"guest CPUs, 1 to 4 (CONFIG_NR_CPUS=4)"
 	_want GCMA_VM_TIMEOUT "${GCMA_VM_TIMEOUT:-1200}" '[1-9][0-9]*' \
 		"seconds, a whole number above 0"
+	_want GCMA_VM_SILENCE "${GCMA_VM_SILENCE:-1200}" '[1-9][0-9]*' \
+		"seconds, a whole number above 0"
 	_want GCMA_KVM "${GCMA_KVM:-0}" '[01]' "0 (TCG) or 1 (KVM)"
+	_want GCMA_CHECK_ARM64 "${GCMA_CHECK_ARM64:-1}" '[01]' \
+		"0 (leave make check's arm64 boot out, a failure) or 1 (run it)"
 	_want GCMA_BENCH_ROUNDS "${GCMA_BENCH_ROUNDS:-32}" '[1-9][0-9]{0,3}' \
 		"rounds per size, 1 to 9999"
 	_want GCMA_BENCH_SCALE "${GCMA_BENCH_SCALE:-default}" 'default|full' \

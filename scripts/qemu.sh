@@ -143,7 +143,7 @@ rm -f "$LOGS/qemu-$tag.silent"
 			exit 0
 		fi
 	done
-) &
+) 9>&- &	# not holding the lock of build/check (lib.sh) after QEMU ends
 watcher=$!
 wait $qemu
 rc=$?

@@ -9,6 +9,7 @@ GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
 validate_settings
+lock_build_check
 
 if [ "${GCMA_RUN_TREE:-}" = linux ]; then
 	tree=$BUILD/linux obj=$BUILD/obj-linux out=$BUILD/run-linux
