@@ -1,24 +1,29 @@
 #!/bin/sh
 # make check: test the committed series in patches/ (never build/linux),
-# in stages (README.md): apply, checkpatch and the dt bindings, a build
-# at every commit (the series' directories below the top, the top
-# whole), W=1 + sparse against the base, builds with GCMA, CMA or a
-# client off, the test boot (KUnit suites judged by the kernel's KTAP
-# parser, kselftests by their runner, a clean console), four boots of
-# malformed gcma= values, the debug build and boot (KASAN, UBSAN,
-# lockdep, kmemleak), arm64's build and boot (its areas in the device
-# tree of scripts/dtb.sh), and 32-bit ARM's directories (make check-arm
-# boots it).  What passed before (lib.sh: build_key) is not redone.  A
-# skip, a missing suite or program, a missing or short plan are
-# failures.  Ends with "N passed, N failed" and the stages' times.
+# in stages (README.md): apply, checkpatch and the dt bindings, every
+# commit's own objects compiled and their symbols checked, the top's
+# debug kernel built whole (KASAN, UBSAN, lockdep, kmemleak), W=1 +
+# sparse against the base, the series' objects with GCMA, CMA or a
+# client off, four boots of malformed gcma= values, the debug boot
+# (KUnit suites judged by the kernel's KTAP parser, kselftests by their
+# runner, a clean console, kmemleak), kunit.py as patch 2 gives it,
+# arm64's build and boot (its areas in the device tree of
+# scripts/dtb.sh), and 32-bit ARM's objects of the series (make
+# check-arm boots it).  What passed before (lib.sh: build_key) is not
+# redone.  A skip, a missing suite or program, a missing or short plan
+# are failures.  Ends with "N passed, N failed" and the stages' times.
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT,
 # GCMA_CHECK_STAGES, ...).  For scripts/check-selftest.sh:
 # GCMA_CHECK_EXTRA_PATCHES (patch files applied after the series).
-# GCMA_CHECK_SCOPE=quick: the test stage alone; =arm: make check-arm,
-# the apply and a 32-bit ARM build and boot (cross_stage), its areas in
-# HighMem; =one: make test-one (GCMA_CHECK_ONLY).
+# GCMA_CHECK_SCOPE=quick: the test stage alone (the test kernel, without
+# debug options, built and booted); =arm: make check-arm, the apply and
+# a 32-bit ARM build and boot (cross_stage), its areas in HighMem; =one:
+# make test-one (GCMA_CHECK_ONLY).
 set -u
 here=$(dirname "$0")
+# One collation for sort and comm (the link checks), whatever the caller's.
+LC_ALL=C
+export LC_ALL
 # x86_64 throughout, but for cross_build and cross_stage, which name
 # their own architecture.
 GCMA_ARCH=x86_64
@@ -37,11 +42,13 @@ if [ "$scope" = one ]; then
 	[ -d "$CHECK_TREE/.git" ] || die "no build/linux (run 'make tree')"
 fi
 # The stages of a full run; GCMA_CHECK_STAGES runs some of them (the
-# top is always built), GCMA_CHECK_SCOPE=quick is "test".
-all_stages="checkpatch dt bisect w1 variants test params arm64 arm debug"
+# top is always built), GCMA_CHECK_SCOPE=quick is "test", which a full
+# run leaves out: it boots the debug kernel instead.
+all_stages="checkpatch dt bisect w1 variants test params kunit-py arm64 arm debug"
+full_stages="checkpatch dt bisect w1 variants params kunit-py arm64 arm debug"
 case $scope in
 quick) run_stages=test ;;
-full) run_stages=${GCMA_CHECK_STAGES:-$all_stages} ;;
+full) run_stages=${GCMA_CHECK_STAGES:-$full_stages} ;;
 *) run_stages= ;;
 esac
 for st in $run_stages; do
@@ -50,7 +57,7 @@ for st in $run_stages; do
 done
 # want STAGE: this run runs STAGE.
 want() { echo " $run_stages " | grep -q " $1 "; }
-[ "$run_stages" = "$all_stages" ] ||
+[ "$run_stages" = "$full_stages" ] ||
 	echo "check: only these stages: $run_stages"
 
 npass=0 nfail=0
@@ -286,7 +293,7 @@ param_boot() {
 	console=$LOGS/console-$tag.log results=$LOGS/results-$tag.txt
 	GCMA_VM_AREAS="cma=32M $values" GCMA_VM_TIMEOUT=900 \
 	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0" \
-		sh "$ROOT/scripts/qemu.sh" params "$CHECK/bzImage" "$initrd" "$tag" \
+		sh "$ROOT/scripts/qemu.sh" params "$top_image" "$initrd" "$tag" \
 		2>"$LOGS/qemu-run-$tag.log"
 	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
 	_out=$(tr -d '\r' <"$results" 2>/dev/null)
@@ -447,7 +454,7 @@ if [ "$scope" = one ]; then
 fi
 
 # b. checkpatch ---------------------------------------------------------
-stage checkpatch
+want checkpatch && stage checkpatch
 exceptions=$PATCHES/checkpatch-exceptions
 # The series, and the patches check-selftest applies after it.  A patch
 # that passed before, with the same exceptions and the same checkpatch
@@ -503,14 +510,6 @@ while read -r p key ignore; do
 	fi
 done <"$cp_list"
 
-# series_dirs: the kernel directories of the .c files the series
-# changes, as make targets (mm/ fs/ ...), without those inside another.
-series_dirs() {
-	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!tools/' ':!Documentation/' |
-		sed 's|/[^/]*$|/|' | sort -u |
-		awk '{ for (d in kept) if (index($0, d) == 1) next; kept[$0]; print }'
-}
-
 # The device-tree bindings the series adds or changes.  6.12's make
 # dt_binding_check wants dtschema 2023.9 or later; Debian 12 has
 # 2022.08, whose tools run on one binding: yamllint with the kernel's
@@ -551,45 +550,227 @@ if want dt; then
 fi
 
 # c. build at every commit ---------------------------------------------
-# Below the top, the directories of the series' .c files (series_dirs)
-# are compiled, which is what the series' own code needs to bisect; the
-# top is built whole and linked.  Compiling every commit whole would
-# rebuild most of the kernel three times (two patches change fs.h and
-# vm_event_item.h), 25 minutes of a cold run.  A commit whose build key
-# (lib.sh: build_key) passed before, on an earlier run or as its
-# parent's documentation or selftest change, is not built again.
-stage "build at every commit"
-commits=$(git -C "$CHECK_TREE" rev-list --reverse base..check)
-want bisect || commits=$top
-[ -n "$commits" ] || commits=$(git -C "$CHECK_TREE" rev-parse base)
-n=$(echo "$commits" | wc -l)
-bisect_dirs=$(series_dirs | tr '\n' ' ')
-i=0 top_built=
-for c in $commits; do
-	i=$((i + 1))
-	subject=$(git -C "$CHECK_TREE" log -1 --format=%s "$c")
-	log=$LOGS/build-$(printf %02d $i).log
-	t0=$(now)
-	target=$bisect_dirs what="$bisect_dirs"
-	[ "$c" = "$top" ] && target=$KIMAGE what="whole"
-	if [ "$c" != "$top" ] && built_before "$(build_key "$CHECK_TREE" "$c" "$target")"; then
-		pass "build $i/$n: $subject (its sources and config built before)"
-		continue
-	fi
-	echo "check: building $i/$n: $subject"
-	if git -C "$CHECK_TREE" checkout -q "$c" &&
-	   build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$log" "$target"; then
-		pass "build $i/$n: $subject ($what, $(($(now) - t0))s)"
-		[ "$c" = "$top" ] && top_built=1
-	else
-		fail "build $i/$n: $subject (log: build/logs/${log##*/})"
-	fi
-done
-if [ -n "$top_built" ]; then
-	cp "$CHECK_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
-	cp "$CHECK_OBJ/.config" "$CHECK/config"
-fi
+# kbuild_builds CONFIG DIR WORD: DIR's Makefile (or Kbuild) builds WORD
+# (name.o, or sub/ for a directory) under the .config CONFIG, by the
+# rules the series' files meet: obj-y, obj-$(CONFIG_X), and a composite
+# object's NAME-y or NAME-$(CONFIG_X), which count when NAME.o is built
+# (or, as mm's mmu-y, when NAME.o is never named).  Lines inside ifdef
+# are read as if the condition held.  A WORD that no line names is not
+# built.
+kbuild_builds() {
+	_kb_mk=$2/Kbuild
+	[ -f "$_kb_mk" ] || _kb_mk=$2/Makefile
+	[ -f "$_kb_mk" ] || return 1
+	awk -v word="$3" '
+	function cond(lhs, depth,   sym, name) {
+		if (lhs == "obj-y")
+			return 1
+		if (match(lhs, /\$\(CONFIG_[A-Z0-9_]+\)$/)) {
+			sym = substr(lhs, RSTART + 2, RLENGTH - 3)
+			if (!(sym in on))
+				return 0
+			name = substr(lhs, 1, RSTART - 2)
+		} else if (lhs ~ /-(y|objs)$/) {
+			name = lhs
+			sub(/-(y|objs)$/, "", name)
+		} else {
+			return lhs ~ /^obj-/
+		}
+		return name == "obj" || builds(name ".o", depth + 1, 1)
+	}
+	function builds(w, depth, composite,   i, named) {
+		if (depth > 4)
+			return 1
+		for (i = 1; i <= n; i++) {
+			if (!index(rhs[i], " " w " "))
+				continue
+			named = 1
+			if (cond(lhs[i], depth))
+				return 1
+		}
+		return composite && !named
+	}
+	FNR == 1 { file++ }
+	file == 1 {
+		if ($0 ~ /^CONFIG_[A-Z0-9_]+=[ym]$/) {
+			sub(/=.*/, "")
+			on[$0] = 1
+		}
+		next
+	}
+	{ sub(/#.*/, ""); buf = buf " " $0 }
+	/\\$/ { sub(/\\$/, "", buf); next }
+	{
+		if (match(buf, /^[ \t]*[^ \t:+?=]+[ \t]*(:=|\+=|\?=|=)/)) {
+			n++
+			lhs[n] = substr(buf, 1, RLENGTH)
+			sub(/(:=|\+=|\?=|=)$/, "", lhs[n])
+			gsub(/[ \t]/, "", lhs[n])
+			rhs[n] = " " substr(buf, RLENGTH + 1) " "
+			gsub(/[ \t]+/, " ", rhs[n])
+		}
+		buf = ""
+	}
+	END { exit !builds(word, 0, 0) }' "$1" "$_kb_mk"
+}
 
+# series_files: the .c files the series changes (base..top), outside
+# tools/ and Documentation/; fails when git does.
+series_files() {
+	git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!tools/' ':!Documentation/'
+}
+
+# series_objects TREE OBJ: the objects of series_files that TREE has and
+# OBJ/.config builds: the file's Makefile builds it and every directory
+# above it, below the top level, is built.  Fails without a .config or
+# the list of files.
+series_objects() {
+	[ -s "$2/.config" ] || return 1
+	_so_files=$(series_files) || return 1
+	for _so_f in $_so_files; do
+		[ -f "$1/$_so_f" ] || continue
+		_so_dir=${_so_f%/*} _so_word=$(basename "$_so_f" .c).o _so_ok=1
+		while [ "$_so_ok" = 1 ] && [ "$_so_dir" != "$_so_f" ]; do
+			kbuild_builds "$2/.config" "$1/$_so_dir" "$_so_word" || _so_ok=0
+			_so_word=${_so_dir##*/}/
+			case $_so_dir in */*) _so_dir=${_so_dir%/*} ;; *) break ;; esac
+		done
+		[ "$_so_ok" = 1 ] && echo "${_so_f%.c}.o"
+	done
+	return 0
+}
+
+# symbol_uses OBJ OUT OBJECT...: of the OBJECTs of OBJ, the symbols they
+# use that none of them defines (OUT.used) and the global symbols they
+# define, weak ones aside (OUT.defined), each sorted; fails when nm
+# does.
+symbol_uses() {
+	_su_obj=$1 _su_out=$2
+	shift 2
+	(cd "$_su_obj" && nm "$@") >"$_su_out.nm" || return 1
+	awk -v used="$_su_out.used" -v defined="$_su_out.defined" '
+		NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" { def[$3] = 1 }
+		NF == 3 && $2 ~ /^[A-TX-Z]$/ && $2 != "U" { print $3 >defined }
+		NF == 2 && $1 == "U" { use[$2] = 1 }
+		END { for (s in use) if (!(s in def)) print s >used }' "$_su_out.nm" &&
+		touch "$_su_out.used" "$_su_out.defined" &&
+		sort -u -o "$_su_out.used" "$_su_out.used" &&
+		sort -u -o "$_su_out.defined" "$_su_out.defined"
+}
+
+# The rest of the kernel, for the link check of a build of the series'
+# objects alone: the global symbols of the top's System.map less those
+# the top's series objects define (kernel_symbols), and of those the
+# ones that are not weak (kernel_symbols.strong).  Written once the top
+# is linked (top_symbols OBJ); empty when it cannot be.
+kernel_symbols=$CHECK/kernel-symbols
+top_symbols() {
+	rm -f "$kernel_symbols" "$kernel_symbols.strong"
+	_ts_objs=$(cd "$1" && series_objects "$CHECK_TREE" "$1" |
+		while read -r _o; do [ -f "$_o" ] && echo "$_o"; done)
+	[ -n "$_ts_objs" ] && [ -s "$1/System.map" ] || return 0
+	# shellcheck disable=SC2086 # one argument per object
+	symbol_uses "$1" "$kernel_symbols.series" $_ts_objs || return 0
+	awk '$2 ~ /^[A-Z]$/ { print $3 }' "$1/System.map" | sort -u |
+		comm -23 - "$kernel_symbols.series.defined" >"$kernel_symbols.all" &&
+	awk '$2 ~ /^[A-Z]$/ && $2 !~ /^[VW]$/ { print $3 }' "$1/System.map" | sort -u |
+		comm -23 - "$kernel_symbols.series.defined" >"$kernel_symbols.strong" &&
+	mv "$kernel_symbols.all" "$kernel_symbols"
+}
+
+# link_verdict WHAT USES KEY: the link item of a build of the series'
+# objects whose symbol_uses are USES.used and USES.defined: a symbol
+# used that the rest of the kernel lacks, or one defined that it
+# defines too, would not link.  KEY is recorded when it passes.
+link_verdict() {
+	if [ ! -s "$kernel_symbols" ]; then
+		fail "$1: not linked: no kernel at the top to link against"
+		return
+	fi
+	if ! _lv_missing=$(comm -23 "$2.used" "$kernel_symbols") ||
+	   ! _lv_twice=$(comm -12 "$2.defined" "$kernel_symbols.strong"); then
+		fail "$1: its symbols cannot be compared (${2#"$ROOT"/}.*)"
+		return
+	fi
+	_lv_missing=$(echo $_lv_missing) _lv_twice=$(echo $_lv_twice)
+	if [ -n "$_lv_missing" ]; then
+		fail "$1: would not link: nothing defines $_lv_missing"
+	elif [ -n "$_lv_twice" ]; then
+		fail "$1: would not link: defined twice: $_lv_twice"
+	else
+		pass "$1: its objects link"
+		[ -n "$3" ] && mkdir -p "$GCMA_CACHE_DIR/builds" && touch "$GCMA_CACHE_DIR/builds/$3"
+	fi
+}
+
+# The x86_64 kernel of the top, built whole and linked, and the object
+# dir where every commit's objects are compiled before it: the debug
+# kernel (config/debug.config: KASAN, UBSAN, lockdep, kmemleak,
+# DEBUG_VM) when the debug stage runs, in build/check/obj-debug, else
+# the test kernel in build/check/obj.  The commits are compiled with the
+# config they are linked against.
+DEBUG_OBJ=$CHECK/obj-debug
+if want debug; then
+	top_obj=$DEBUG_OBJ top_extra=debug.config
+else
+	top_obj=$CHECK_OBJ top_extra=
+fi
+# What the keys of these builds depend on beyond build_key: the
+# functions above, the loop below, the series' list of .c files and the
+# config added.
+light_code=$({
+	sed -n '/^series_files() {/,/^}/p; /^kbuild_builds() {/,/^}/p;
+		/^series_objects() {/,/^}/p; /^symbol_uses() {/,/^}/p;
+		/^top_symbols() {/,/^}/p; /^link_verdict() {/,/^}/p;
+		/^# c1\./,/^# d\. W=1/p' "$here/check.sh"
+	series_files
+	echo "$top_extra"
+} | sha1sum | cut -d' ' -f1)
+
+# c1. Every commit below the top, in $top_obj: the objects of the .c
+# files the series changes that the commit's config builds
+# (series_objects) are compiled, and what they use and define is checked
+# against the rest of the top's kernel once it is linked (c2): a symbol
+# nothing else defines, or one defined twice, would not link.  A header
+# change that breaks a file the series does not change is seen at the
+# top alone, whose build is whole: compiling every commit whole
+# rebuilt most of the kernel three times (two patches change fs.h and
+# vm_event_item.h), 40 minutes of a cold run.  A commit whose key
+# (lib.sh: build_key) passed before is not compiled again.
+# drivers/of/of_reserved_mem.c and kernel/dma/coherent.c, which x86_64
+# does not build, are compiled at the top alone (arm64, arm).
+link_pending= commits= n=0
+if want bisect; then
+	stage "build at every commit"
+	commits=$(git -C "$CHECK_TREE" rev-list --reverse "base..$top^" 2>/dev/null)
+	n=$(($(echo "$commits" | grep -c .) + 1))
+	i=0
+	for c in $commits; do
+		i=$((i + 1))
+		subject=$(git -C "$CHECK_TREE" log -1 --format=%s "$c")
+		log=$LOGS/build-$(printf %02d $i).log
+		t0=$(now)
+		key=$(KCONFIG_EXTRA=$top_extra build_key "$CHECK_TREE" "$c" "series objects $light_code")
+		if built_before "$key"; then
+			pass "build $i/$n: $subject (its sources and config built and linked before)"
+			continue
+		fi
+		echo "check: building $i/$n: $subject"
+		rm -f "$top_obj/.gcma-build-key"
+		objects=
+		if git -C "$CHECK_TREE" checkout -q "$c" &&
+		   KCONFIG_EXTRA=$top_extra kconfig "$CHECK_TREE" "$top_obj" "$log" &&
+		   objects=$(series_objects "$CHECK_TREE" "$top_obj") &&
+		   { [ -z "$objects" ] || kmake "$CHECK_TREE" "$top_obj" $objects >>"$log" 2>&1; } &&
+		   symbol_uses "$top_obj" "$CHECK/symbols-$i" $objects; then
+			pass "build $i/$n: $subject ($(echo $objects | wc -w) objects, $(($(now) - t0))s)"
+			link_pending="$link_pending $i:$key"
+		else
+			fail "build $i/$n: $subject (log: build/logs/${log##*/})"
+			grep -E 'error:|Error [0-9]' "$log" | head -20
+		fi
+	done
+fi
 # d. W=1 and sparse on the touched .c files -------------------------------
 # warnings TREE OBJ FILE LOG: the W=1/sparse warnings of FILE's object,
 # without the tree's path and line and column numbers, sorted.
@@ -617,6 +798,7 @@ w1_check() (
 	. "$here/lib.sh"
 	_w1c_ok=0
 	rm -f "$_w1c_obj/.gcma-build-key"
+	KCONFIG_EXTRA=${w1_extra:-}
 	kconfig "$CHECK_TREE" "$_w1c_obj" "$LOGS/w1-config-top-$_w1c_arch.log" || _w1c_ok=1
 	kconfig "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" "$LOGS/w1-config-base-$_w1c_arch.log" || _w1c_ok=1
 	for _w1c_f; do
@@ -648,7 +830,7 @@ w1_verdict() {
 w1_run() {
 	_w1_t0=$(now) _w1_arch=$1 _w1_obj=$2
 	shift 2
-	_w1_key=$(GCMA_ARCH=$_w1_arch && . "$here/lib.sh" &&
+	_w1_key=$(GCMA_ARCH=$_w1_arch KCONFIG_EXTRA=${w1_extra:-} && . "$here/lib.sh" &&
 		build_key "$CHECK_TREE" "$top" "W=1 C=2 $* $(sparse --version 2>&1;
 			sed -n '/^# d. W=1/,/^w1_run()/p' "$here/check.sh" | sha1sum)")
 	[ -n "$_w1_key" ] || _w1_key=none
@@ -671,42 +853,88 @@ w1_files() {
 }
 # The touched .c files that no W=1 run compiled yet.
 w1_unchecked=$(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!tools/')
-if ! want w1; then
-	:
-elif [ -z "$top_built" ]; then
-	fail "W=1 + sparse: the top of the series does not build"
-else
+# Before the top's whole build, in the same object dir and config: that
+# build then compiles these objects as it would, and its image and key
+# stay valid for the next run.
+if want w1; then
 	stage "W=1 + sparse"
-	# Only what this config compiles: the top build made its object.
-	files=$(w1_files "$CHECK_OBJ")
-	if [ -z "$files" ]; then
-		[ -z "$w1_unchecked" ] || fail "W=1 + sparse: x86_64 builds none of the series' .c files"
+	git -C "$CHECK_TREE" checkout -q "$top"
+	w1_extra=$top_extra
+	if KCONFIG_EXTRA=$top_extra kconfig "$CHECK_TREE" "$top_obj" "$LOGS/w1-config-top-x86_64.log" &&
+	   files=$(series_objects "$CHECK_TREE" "$top_obj"); then
+		files=$(echo "$files" | sed 's/\.o$/.c/')
+		if [ -z "$files" ]; then
+			[ -z "$w1_unchecked" ] || fail "W=1 + sparse: x86_64 builds none of the series' .c files"
+		else
+			# shellcheck disable=SC2086 # one argument per file
+			w1_run x86_64 "$top_obj" $files
+		fi
+		w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$files")
 	else
-		w1_run x86_64 "$CHECK_OBJ" $files
+		fail "W=1 + sparse: no config for the top (log: build/logs/w1-config-top-x86_64.log)"
 	fi
-	w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$files")
+	w1_extra=
 fi
 
-# variant_build NAME SYMBOL...: the top of the series with the test
-# kernel's config, less each SYMBOL (and what depends on it), built in
-# the directories the series touches: the stubs and hooks that such a
-# config compiles instead, the first thing a randconfig would try.
+# c2. ---------------------------------------------------------------------
+# The top, whole and linked, in $top_obj; with the debug stage and the
+# test stage, the test kernel too (build/check/obj).
+stage "build of the top"
+git -C "$CHECK_TREE" checkout -q "$top"
+top_built= test_built= top_image= top_objects=
+[ "$n" -gt 0 ] || n=1
+t0=$(now)
+if KCONFIG_EXTRA=$top_extra build_kernel "$CHECK_TREE" "$top_obj" "$LOGS/build-$n.log"; then
+	pass "build $n/$n: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") (whole${top_extra:+, with $top_extra}, $(($(now) - t0))s)"
+	top_built=1 top_image=$(kernel_image "$top_obj")
+	top_objects=$(series_objects "$CHECK_TREE" "$top_obj")
+	if [ "$top_obj" = "$CHECK_OBJ" ]; then
+		cp "$top_image" "$CHECK/bzImage"
+		test_built=1
+	fi
+else
+	fail "build $n/$n: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") (whole${top_extra:+, with $top_extra}; log: build/logs/build-$n.log)"
+fi
+if want test && [ "$top_obj" != "$CHECK_OBJ" ]; then
+	t0=$(now)
+	if build_kernel "$CHECK_TREE" "$CHECK_OBJ" "$LOGS/build-test.log"; then
+		pass "test build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") (whole, $(($(now) - t0))s)"
+		cp "$CHECK_OBJ/arch/x86/boot/bzImage" "$CHECK/bzImage"
+		test_built=1
+	else
+		fail "test build (log: build/logs/build-test.log)"
+	fi
+fi
+[ -z "$top_built" ] || top_symbols "$top_obj"
+for item in $link_pending; do
+	i=${item%%:*}
+	c=$(echo "$commits" | sed -n "${i}p")
+	link_verdict "link $i/$n: $(git -C "$CHECK_TREE" log -1 --format=%s "$c")" \
+		"$CHECK/symbols-$i" "${item#*:}"
+done
+
+# variant_build NAME SYMBOL...: the series' objects (series_objects) of
+# the top with the test kernel's config less each SYMBOL (and what
+# depends on it), compiled in build/check/obj-variant, and linked as in
+# c1: the stubs and hooks that such a config compiles instead, the first
+# thing a randconfig would try.  One object dir for all: make recompiles
+# what the symbols changed.  Not seen: a file the series does not change
+# that such a config breaks through a header of the series.
 variant_build() {
 	_vb_name=$1 _vb_t0=$(now)
 	shift
-	_vb_obj=$CHECK/obj-$_vb_name _vb_log=$LOGS/build-$_vb_name.log
-	_vb_dirs=$(series_dirs | tr '\n' ' ')
-	_vb_what="build with$(printf ' %s=n' "$@") of $_vb_dirs"
-	_vb_key=$(build_key "$CHECK_TREE" "$top" "variant $* $_vb_dirs $(
+	_vb_obj=$CHECK/obj-variant _vb_log=$LOGS/build-$_vb_name.log
+	_vb_what="build with$(printf ' %s=n' "$@")"
+	_vb_key=$(build_key "$CHECK_TREE" "$top" "variant $* $light_code $(
 		sed -n '/^variant_build()/,/^}/p' "$here/check.sh" | sha1sum)")
 	if [ -n "$_vb_key" ] && built_before "$_vb_key"; then
-		pass "$_vb_what(built before)"
+		pass "$_vb_what (built and linked before)"
 		return
 	fi
 	echo "check: $_vb_what"
 	mkdir -p "$_vb_obj"
 	rm -f "$_vb_obj/.config.old"
-	cp "$CHECK/config" "$_vb_obj/.config"
+	cp "$top_obj/.config" "$_vb_obj/.config"
 	for _s; do
 		"$CHECK_TREE/scripts/config" --file "$_vb_obj/.config" --disable "$_s"
 	done
@@ -720,10 +948,19 @@ variant_build() {
 			return
 		fi
 	done
-	# shellcheck disable=SC2086 # one make target per directory
-	if kmake "$CHECK_TREE" "$_vb_obj" $_vb_dirs >>"$_vb_log" 2>&1; then
-		pass "$_vb_what($(($(now) - _vb_t0))s)"
-		[ -z "$_vb_key" ] || { mkdir -p "$GCMA_CACHE_DIR/builds" && touch "$GCMA_CACHE_DIR/builds/$_vb_key"; }
+	if ! _vb_objs=$(series_objects "$CHECK_TREE" "$_vb_obj") || [ -z "$_vb_objs" ]; then
+		fail "$_vb_what: it builds none of the series' files"
+		return
+	fi
+	# shellcheck disable=SC2086 # one make target per object
+	if kmake "$CHECK_TREE" "$_vb_obj" $_vb_objs >>"$_vb_log" 2>&1; then
+		pass "$_vb_what: $(echo $_vb_objs | wc -w) objects compile ($(($(now) - _vb_t0))s)"
+		# shellcheck disable=SC2086 # one argument per object
+		if symbol_uses "$_vb_obj" "$CHECK/symbols-$_vb_name" $_vb_objs; then
+			link_verdict "$_vb_what" "$CHECK/symbols-$_vb_name" "$_vb_key"
+		else
+			fail "$_vb_what: nm cannot read its objects"
+		fi
 	else
 		fail "$_vb_what (log: build/logs/${_vb_log##*/})"
 		grep -E 'error:|Error [0-9]' "$_vb_log" | head -20
@@ -737,19 +974,111 @@ if want variants && [ -n "$top_built" ]; then
 	variant_build file-client-off GCMA_FILE
 fi
 
-# e. boot: KUnit, kselftests, console ------------------------------------
-if [ -z "$top_built" ]; then
-	fail "boot: no kernel at the top of the series"
-	finish
+# e. kunit.py: the command a message of the series gives for its KUnit
+# suites, as it gives it (kunit.py run --arch=x86_64 and a
+# --kunitconfig), with the kernel's own tool: its config, its build in
+# build/check/kunit, its QEMU and its parser; only make's compiler is
+# added (ccache).  It must pass, and the suites that commit adds must
+# pass whole, none of their tests skipped.  The suites of later patches
+# skip: they need a GCMA area, which kunit.py's kernel has not (the boots
+# of make check give them one).  Its key (build_key) passed before: not
+# run again.
+kunit_py() {
+	_kp_log=$LOGS/kunit-py.log _kp_t0=$(now)
+	_kp_commit= _kp_config=
+	for _c in $(git -C "$CHECK_TREE" rev-list --reverse "base..$top"); do
+		_kp_config=$(git -C "$CHECK_TREE" log -1 --format=%B "$_c" |
+			sed -n '/kunit\.py run --arch=x86_64/{n;s|^[[:space:]]*--kunitconfig=\([^[:space:]]*\).*|\1|p}' |
+			head -n 1)
+		[ -n "$_kp_config" ] && { _kp_commit=$_c; break; }
+	done
+	if [ -z "$_kp_commit" ]; then
+		fail "kunit.py: no message of the series gives 'kunit.py run --arch=x86_64 --kunitconfig=FILE'"
+		return
+	fi
+	_kp_what="kunit.py run --arch=x86_64 --kunitconfig=$_kp_config ($(git -C "$CHECK_TREE" log -1 --format=%s "$_kp_commit"))"
+	# The suites the commit's own files define, as they are there.
+	_kp_suites=$(git -C "$CHECK_TREE" diff --name-only "$_kp_commit^" "$_kp_commit" -- '*.c' '*.h' |
+		while read -r _f; do
+			git -C "$CHECK_TREE" show "$_kp_commit:$_f" 2>/dev/null |
+			awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
+			     s && /\.name[[:space:]]*=/ {
+				match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
+			     }'
+		done | sort -u)
+	# build_key leaves tools/testing/ out: kunit.py itself, and QEMU, go
+	# into this one.
+	_kp_key=$(build_key "$CHECK_TREE" "$top" "kunit.py $_kp_config $({
+		sed -n '/^kunit_py() {/,/^}/p' "$here/check.sh"
+		git -C "$CHECK_TREE" ls-tree -r "$top" tools/testing/kunit
+		qemu-system-x86_64 --version | head -n 1
+	} | sha1sum)")
+	if [ -n "$_kp_key" ] && built_before "$_kp_key"; then
+		pass "$_kp_what: passed before"
+		return
+	fi
+	git -C "$CHECK_TREE" checkout -q "$top"
+	(cd "$CHECK_TREE" && "$PYTHON" tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--kunitconfig="$_kp_config" --build_dir="$CHECK/kunit" --jobs="$NPROC" \
+		--make_options="CC=ccache gcc" --make_options="HOSTCC=ccache gcc" \
+		--timeout=1800) >"$_kp_log" 2>&1
+	_kp_rc=$?
+	_kp_result=$(grep -E 'Testing complete\.' "$_kp_log" | tail -n 1)
+	_kp_bad=
+	for _s in $_kp_suites; do
+		_kp_n=$(awk -v s="$_s" '
+			$0 ~ "=+ " s " \\([0-9]+ subtests?\\) =+" { in_s = 1; next }
+			in_s && $0 ~ "=+ \\[[A-Z]+\\] " s " =+" { in_s = 0 }
+			in_s && /\[PASSED\]/ { p++ }
+			in_s && /\[(SKIPPED|FAILED|CRASHED)\]/ { bad++ }
+			END { print (bad || !p) ? "bad" : p }' "$_kp_log")
+		[ "$_kp_n" = bad ] && _kp_bad="$_kp_bad $_s"
+	done
+	if [ $_kp_rc -ne 0 ] || [ -z "$_kp_result" ]; then
+		fail "$_kp_what: exit $_kp_rc (log: build/logs/kunit-py.log)"
+		grep -E '\[(FAILED|CRASHED)\]|ERROR|rror:' "$_kp_log" | head -20
+	elif [ -z "$_kp_suites" ] || [ -n "$_kp_bad" ]; then
+		fail "$_kp_what: the suites of that commit did not all pass whole:${_kp_bad:- it defines none} (log: build/logs/kunit-py.log)"
+	else
+		pass "$_kp_what: $(echo $_kp_suites) passed whole; ${_kp_result#*Testing complete. } ($(($(now) - _kp_t0))s)"
+		[ -n "$_kp_key" ] && touch "$GCMA_CACHE_DIR/builds/$_kp_key"
+	fi
+}
+if want kunit-py; then
+	stage "kunit.py"
+	kunit_py
 fi
-initrd=$CHECK/initramfs.cpio
-if want test || want params || want debug; then
+
+# f. 32-bit ARM: the series' objects its config builds (make check-arm
+# builds and boots it whole), for what no other build compiles: highmem,
+# no CONFIG_MEMORY_FAILURE, no memory hotplug.
+if want arm; then
+	stage "arm build"
+	# Compiled, not linked: nothing links the rest of arm's kernel.
+	arm_objects=$(GCMA_ARCH=arm && . "$here/lib.sh" &&
+		git -C "$CHECK_TREE" checkout -q "$top" &&
+		kconfig "$CHECK_TREE" "$CHECK/obj-arm" "$LOGS/build-arm-config.log" &&
+		series_objects "$CHECK_TREE" "$CHECK/obj-arm")
+	if [ -n "$arm_objects" ]; then
+		cross_build arm "$(echo $arm_objects)"
+	else
+		fail "arm: no config, or it builds none of the series' files (log: build/logs/build-arm-config.log)"
+	fi
+fi
+# g. boot: KUnit, kselftests, console ------------------------------------
+# The x86_64 boots; kunit.py and the ARM stages run without them.
+initrd=$CHECK/initramfs.cpio x86_boots=
+if ! want test && ! want params && ! want debug; then
+	:
+elif [ -z "$top_built" ]; then
+	fail "x86_64 boots: no kernel at the top of the series"
+else
 	stage initramfs
-	if out=$(sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$CHECK_OBJ" "$initrd"); then
+	if out=$(sh "$ROOT/scripts/initramfs.sh" "$CHECK_TREE" "$top_obj" "$initrd"); then
 		echo "$out"
+		x86_boots=1
 	else
 		fail "initramfs (log: build/logs/initramfs.log)"
-		finish
 	fi
 fi
 
@@ -760,12 +1089,12 @@ echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 
 # The GCMA area is the default DMA area (dma_users_test), below 512 MiB,
 # where the 1 GiB guest would not put it unasked.
-if want test; then
+if want test && [ -n "$test_built" ] && [ -n "$x86_boots" ]; then
 	stage "test boot"
 	boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
 fi
 
-if want params; then
+if want params && [ -n "$x86_boots" ]; then
 	stage "gcma= boots"
 	# The worst gcma= values, each boot with its own (the last gcma=
 	# wins).  A malformed value also cancels a good one before it.
@@ -776,27 +1105,19 @@ if want params; then
 	param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
 fi
 
-# f. the same tests under KASAN, lockdep, DEBUG_VM and DEBUG_LIST -----------
+# h. the tests under KASAN, UBSAN, lockdep, kmemleak and DEBUG_VM --------
 # Before arm64: the longest stage, and the one most likely to report.
-if want debug; then
-	stage "debug build and boot"
-	DEBUG_OBJ=$CHECK/obj-debug
-	t0=$(now)
-	git -C "$CHECK_TREE" checkout -q "$top"
-	if KCONFIG_EXTRA=debug.config build_kernel "$CHECK_TREE" "$DEBUG_OBJ" "$LOGS/build-debug.log"; then
-		pass "debug build: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") ($(($(now) - t0))s)"
-		# Smaller areas keep the tests short under KASAN and lockdep.
-		# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
-		# swap_test on the disk alone: the test boot runs it on zram as
-		# well, where it would add 15 minutes here.
-		boot_tests debug "$DEBUG_OBJ/arch/x86/boot/bzImage" \
-			"cma=32M gcma=32M,default,limit=512M init_on_alloc=1 swap_test_devices=vda"
-	else
-		fail "debug build (log: build/logs/build-debug.log)"
-	fi
+# Smaller areas keep the tests short under KASAN and lockdep.
+# init_on_alloc=1: gcma_test_handover_cleared checks the clearing.
+# swap_test on the disk alone: zram would add 15 minutes here; the arm64
+# boot runs it on both.
+if want debug && [ "$top_obj" = "$DEBUG_OBJ" ] && [ -n "$x86_boots" ]; then
+	stage "debug boot"
+	boot_tests debug "$top_image" \
+		"cma=32M gcma=32M,default,limit=512M init_on_alloc=1 swap_test_devices=vda"
 fi
 
-# g. arm64: QEMU virt, its areas declared in the device tree ---------------
+# i. arm64: QEMU virt, its areas declared in the device tree ---------------
 # The same KUnit suites and kselftests, cross-compiled and under TCG,
 # with the areas of scripts/dtb.sh's device tree: shared-dma-pool nodes,
 # two with "guarantee" (one of them "linux,cma-default"), a plain CMA
@@ -810,13 +1131,6 @@ elif [ "${GCMA_CHECK_ARM64:-1}" = 0 ]; then
 else
 	stage arm64
 	cross_stage arm64
-fi
-# 32-bit ARM: the directories the series touches built (make check-arm
-# boots it), for what no other build compiles: highmem, no
-# CONFIG_MEMORY_FAILURE, no memory hotplug.
-if want arm; then
-	stage "arm build"
-	cross_build arm "$(series_dirs | tr '\n' ' ')"
 fi
 [ -z "$w1_unchecked" ] || ! want w1 ||
 	echo "check: W=1 + sparse compiled none of:" $w1_unchecked
