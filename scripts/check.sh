@@ -1,17 +1,17 @@
 #!/bin/sh
 # make check: test the committed series in patches/ (never build/linux),
 # in stages (README.md): apply, checkpatch and the dt bindings, every
-# commit's own objects compiled and their symbols checked, the top's
-# debug kernel built whole (KASAN, UBSAN, lockdep, kmemleak), W=1 +
-# sparse against the base, the series' objects with GCMA, CMA or a
-# client off, four boots of malformed gcma= values, the debug boot
-# (KUnit suites judged by the kernel's KTAP parser, kselftests by their
-# runner, a clean console, kmemleak), kunit.py as patch 2 gives it,
-# arm64's build and boot (its areas in the device tree of
-# scripts/dtb.sh), and 32-bit ARM's objects of the series (make
-# check-arm boots it).  What passed before (lib.sh: build_key) is not
-# redone.  A skip, a missing suite or program, a missing or short plan
-# are failures.  Ends with "N passed, N failed" and the stages' times.
+# commit's own objects compiled and their symbols checked, W=1 + sparse
+# against the base, the top built whole (the debug kernel: KASAN, UBSAN,
+# lockdep, kmemleak), the series' objects with GCMA, CMA or a client
+# off, kunit.py as patch 2 gives it, 32-bit ARM's objects of the series
+# (make check-arm boots it), four boots of malformed gcma= values, the
+# debug boot (KUnit suites judged by the kernel's KTAP parser,
+# kselftests by their runner, a clean console, kmemleak), and arm64's
+# build and boot (its areas in the device tree of scripts/dtb.sh).  What
+# passed before (lib.sh: build_key) is not redone.  A skip, a missing
+# suite or program, a missing or short plan are failures.  Ends with
+# "N passed, N failed" and the stages' times.
 # Logs: build/logs/.  Environment: see README.md (GCMA_VM_TIMEOUT,
 # GCMA_CHECK_STAGES, ...).  For scripts/check-selftest.sh:
 # GCMA_CHECK_EXTRA_PATCHES (patch files applied after the series).
@@ -95,10 +95,10 @@ finish() {
 }
 # Whatever ends the run early (a die of lib.sh, a signal), it still ends
 # with the counts, and what stopped it counts as a failure.
+t_start=$(now)
 trap 'nfail=$((nfail + 1)); echo "FAIL: check stopped early (above)"; finish' EXIT
 trap 'echo "check: interrupted"; exit 130' INT TERM HUP
 
-t_start=$(now)
 mkdir -p "$LOGS"
 (cd "$LOGS" && rm -f apply.log checkpatch-*.log build-*.log w1-* initramfs.log \
 	console-*.log results-*.txt qemu-*.log kunit-*.txt kselftests-*.txt base.txt)
@@ -129,16 +129,21 @@ top=$(git -C "$CHECK_TREE" rev-parse HEAD)
 # make test-one judges the working tree, not a commit.
 [ "$scope" = one ] && top=
 
-# kunit_suites: the KUnit suites the series defines (the .name of every
-# struct kunit_suite in the files it adds or changes); each must run.
+# suite_names: the .name of every struct kunit_suite of the C source on
+# its input.
+suite_names() {
+	awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
+	     s && /\.name[[:space:]]*=/ {
+		match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
+	     }'
+}
+# kunit_suites: the KUnit suites the series defines (suite_names of the
+# files it adds or changes); each must run.
 kunit_suites() {
 	git -C "$CHECK_TREE" diff --name-only base ${top:+"$top"} -- '*.c' '*.h' |
 	while read -r f; do
 		[ -f "$CHECK_TREE/$f" ] || continue
-		awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
-		     s && /\.name[[:space:]]*=/ {
-			match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
-		     }' "$CHECK_TREE/$f"
+		suite_names <"$CHECK_TREE/$f"
 	done | sort -u
 }
 # vm_timeout: the guest's time limit for the initramfs $initrd, unless
@@ -350,7 +355,7 @@ cross_stage() {
 	if want w1 && [ "$_arch" = arm64 ]; then
 		_files=$(w1_files "$_obj")
 		[ -z "$_files" ] || w1_run arm64 "$_obj" $_files
-		w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$_files")
+		[ -z "$_files" ] || w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$_files")
 	fi
 	_x86_initrd=$initrd _x86_ksft_list=$ksft_list
 	initrd=$CHECK/initramfs-$_arch.cpio
@@ -647,6 +652,9 @@ series_objects() {
 symbol_uses() {
 	_su_obj=$1 _su_out=$2
 	shift 2
+	: >"$_su_out.used"
+	: >"$_su_out.defined"
+	[ $# -gt 0 ] || return 0
 	(cd "$_su_obj" && nm "$@") >"$_su_out.nm" || return 1
 	awk -v used="$_su_out.used" -v defined="$_su_out.defined" '
 		NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" { def[$3] = 1 }
@@ -751,8 +759,14 @@ if want bisect; then
 		log=$LOGS/build-$(printf %02d $i).log
 		t0=$(now)
 		key=$(KCONFIG_EXTRA=$top_extra build_key "$CHECK_TREE" "$c" "series objects $light_code")
-		if built_before "$key"; then
-			pass "build $i/$n: $subject (its sources and config built and linked before)"
+		# What a compile of that key found: its objects' symbols, which
+		# are checked against this run's top again.
+		kept=$GCMA_CACHE_DIR/symbols/$key
+		if [ -n "$key" ] && [ -f "$kept.used" ] && [ -f "$kept.defined" ]; then
+			cp "$kept.used" "$CHECK/symbols-$i.used"
+			cp "$kept.defined" "$CHECK/symbols-$i.defined"
+			pass "build $i/$n: $subject (its sources and config compiled before)"
+			link_pending="$link_pending $i:$key"
 			continue
 		fi
 		echo "check: building $i/$n: $subject"
@@ -765,6 +779,13 @@ if want bisect; then
 		   symbol_uses "$top_obj" "$CHECK/symbols-$i" $objects; then
 			pass "build $i/$n: $subject ($(echo $objects | wc -w) objects, $(($(now) - t0))s)"
 			link_pending="$link_pending $i:$key"
+			if [ -n "$key" ]; then
+				mkdir -p "$GCMA_CACHE_DIR/symbols"
+				cp "$CHECK/symbols-$i.used" "$kept.used"
+				cp "$CHECK/symbols-$i.defined" "$kept.defined"
+				ls -t "$GCMA_CACHE_DIR/symbols" | tail -n +401 |
+					(cd "$GCMA_CACHE_DIR/symbols" && xargs rm -f)
+			fi
 		else
 			fail "build $i/$n: $subject (log: build/logs/${log##*/})"
 			grep -E 'error:|Error [0-9]' "$log" | head -20
@@ -858,7 +879,8 @@ w1_unchecked=$(git -C "$CHECK_TREE" diff --name-only base "$top" -- '*.c' ':!too
 # stay valid for the next run.
 if want w1; then
 	stage "W=1 + sparse"
-	git -C "$CHECK_TREE" checkout -q "$top"
+	git -C "$CHECK_TREE" checkout -q "$top" ||
+		{ fail "cannot check out the top of the series"; finish; }
 	w1_extra=$top_extra
 	if KCONFIG_EXTRA=$top_extra kconfig "$CHECK_TREE" "$top_obj" "$LOGS/w1-config-top-x86_64.log" &&
 	   files=$(series_objects "$CHECK_TREE" "$top_obj"); then
@@ -869,7 +891,7 @@ if want w1; then
 			# shellcheck disable=SC2086 # one argument per file
 			w1_run x86_64 "$top_obj" $files
 		fi
-		w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$files")
+		[ -z "$files" ] || w1_unchecked=$(echo "$w1_unchecked" | grep -vxF "$files")
 	else
 		fail "W=1 + sparse: no config for the top (log: build/logs/w1-config-top-x86_64.log)"
 	fi
@@ -880,14 +902,14 @@ fi
 # The top, whole and linked, in $top_obj; with the debug stage and the
 # test stage, the test kernel too (build/check/obj).
 stage "build of the top"
-git -C "$CHECK_TREE" checkout -q "$top"
-top_built= test_built= top_image= top_objects=
+git -C "$CHECK_TREE" checkout -q "$top" ||
+	{ fail "cannot check out the top of the series"; finish; }
+top_built= test_built= top_image=
 [ "$n" -gt 0 ] || n=1
 t0=$(now)
 if KCONFIG_EXTRA=$top_extra build_kernel "$CHECK_TREE" "$top_obj" "$LOGS/build-$n.log"; then
 	pass "build $n/$n: $(git -C "$CHECK_TREE" log -1 --format=%s "$top") (whole${top_extra:+, with $top_extra}, $(($(now) - t0))s)"
 	top_built=1 top_image=$(kernel_image "$top_obj")
-	top_objects=$(series_objects "$CHECK_TREE" "$top_obj")
 	if [ "$top_obj" = "$CHECK_OBJ" ]; then
 		cp "$top_image" "$CHECK/bzImage"
 		test_built=1
@@ -905,7 +927,11 @@ if want test && [ "$top_obj" != "$CHECK_OBJ" ]; then
 		fail "test build (log: build/logs/build-test.log)"
 	fi
 fi
-[ -z "$top_built" ] || top_symbols "$top_obj"
+# A link table of an earlier run must not stand in for a failed build.
+rm -f "$kernel_symbols" "$kernel_symbols.strong"
+if [ -n "$top_built" ] && { [ -n "$link_pending" ] || want variants; }; then
+	top_symbols "$top_obj"
+fi
 for item in $link_pending; do
 	i=${item%%:*}
 	c=$(echo "$commits" | sed -n "${i}p")
@@ -914,12 +940,15 @@ for item in $link_pending; do
 done
 
 # variant_build NAME SYMBOL...: the series' objects (series_objects) of
-# the top with the test kernel's config less each SYMBOL (and what
-# depends on it), compiled in build/check/obj-variant, and linked as in
+# the top with the top's config ($top_obj: the debug one in a full run)
+# less each SYMBOL (and what depends on it), compiled in
+# build/check/obj-variant and checked against the top's symbols as in
 # c1: the stubs and hooks that such a config compiles instead, the first
 # thing a randconfig would try.  One object dir for all: make recompiles
 # what the symbols changed.  Not seen: a file the series does not change
-# that such a config breaks through a header of the series.
+# that such a config breaks through a header of the series, and a
+# symbol outside the series that the config takes away (the top's
+# System.map still has it).
 variant_build() {
 	_vb_name=$1 _vb_t0=$(now)
 	shift
@@ -1000,11 +1029,7 @@ kunit_py() {
 	# The suites the commit's own files define, as they are there.
 	_kp_suites=$(git -C "$CHECK_TREE" diff --name-only "$_kp_commit^" "$_kp_commit" -- '*.c' '*.h' |
 		while read -r _f; do
-			git -C "$CHECK_TREE" show "$_kp_commit:$_f" 2>/dev/null |
-			awk '/struct kunit_suite [A-Za-z0-9_]+ = \{/ { s = 1 }
-			     s && /\.name[[:space:]]*=/ {
-				match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); s = 0
-			     }'
+			git -C "$CHECK_TREE" show "$_kp_commit:$_f" 2>/dev/null | suite_names
 		done | sort -u)
 	# build_key leaves tools/testing/ out: kunit.py itself, and QEMU, go
 	# into this one.
