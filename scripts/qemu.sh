@@ -97,7 +97,10 @@ else
 	console_ports="-serial file:$console -serial file:$results"
 	# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and
 	# the clock would fall back to 4 ms jiffies, useless for the benchmark.
-	append="console=ttyS0 tsc=reliable"
+	# pci=noacpi: the BIOS's PCI routing table, not the DSDT's _PRT,
+	# whose AML loop a debug kernel under TCG runs for ACPICA's whole
+	# 30 s loop timeout at each virtio disk, a minute of every boot.
+	append="console=ttyS0 tsc=reliable pci=noacpi"
 	areas=${GCMA_VM_AREAS-cma=128M gcma=128M}
 fi
 append="$append panic=-1 $watchdog $areas harness=$mode ksft_timeout_mult=$(ksft_timeout_mult) ${GCMA_VM_APPEND:-}"
