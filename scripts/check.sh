@@ -29,37 +29,6 @@ export LC_ALL
 GCMA_ARCH=x86_64
 . "$here/lib.sh"
 
-validate_settings
-lock_build_check
-x86_kvm=${GCMA_KVM:-0}
-scope=${GCMA_CHECK_SCOPE:-full}
-case $scope in full|quick|arm|one) ;; *) die "GCMA_CHECK_SCOPE=$scope: full, quick, arm or one" ;; esac
-if [ "$scope" = one ]; then
-	printf '%s\n' "${GCMA_CHECK_ONLY:-}" | grep -qxE '[A-Za-z0-9_.-]+' ||
-		die "GCMA_CHECK_ONLY=${GCMA_CHECK_ONLY:-}: the name of one kselftest or KUnit suite"
-	# The working tree, edits and all, not patches/.
-	CHECK_TREE=$BUILD/linux CHECK_OBJ=$BUILD/obj-linux
-	[ -d "$CHECK_TREE/.git" ] || die "no build/linux (run 'make tree')"
-fi
-# The stages of a full run; GCMA_CHECK_STAGES runs some of them (the
-# top is always built), GCMA_CHECK_SCOPE=quick is "test", which a full
-# run leaves out: it boots the debug kernel instead.
-all_stages="checkpatch dt bisect w1 variants test params kunit-py arm64 arm debug"
-full_stages="checkpatch dt bisect w1 variants params kunit-py arm64 arm debug"
-case $scope in
-quick) run_stages=test ;;
-full) run_stages=${GCMA_CHECK_STAGES:-$full_stages} ;;
-*) run_stages= ;;
-esac
-for st in $run_stages; do
-	echo " $all_stages " | grep -q " $st " ||
-		die "GCMA_CHECK_STAGES: $st is none of: $all_stages"
-done
-# want STAGE: this run runs STAGE.
-want() { echo " $run_stages " | grep -q " $1 "; }
-[ "$run_stages" = "$full_stages" ] ||
-	echo "check: only these stages: $run_stages"
-
 npass=0 nfail=0
 pass() { npass=$((npass + 1)); echo "PASS: $*"; }
 fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
@@ -98,6 +67,37 @@ finish() {
 t_start=$(now)
 trap 'nfail=$((nfail + 1)); echo "FAIL: check stopped early (above)"; finish' EXIT
 trap 'echo "check: interrupted"; exit 130' INT TERM HUP
+
+validate_settings
+lock_build_check
+x86_kvm=${GCMA_KVM:-0}
+scope=${GCMA_CHECK_SCOPE:-full}
+case $scope in full|quick|arm|one) ;; *) die "GCMA_CHECK_SCOPE=$scope: full, quick, arm or one" ;; esac
+if [ "$scope" = one ]; then
+	printf '%s\n' "${GCMA_CHECK_ONLY:-}" | grep -qxE '[A-Za-z0-9_.-]+' ||
+		die "GCMA_CHECK_ONLY=${GCMA_CHECK_ONLY:-}: the name of one kselftest or KUnit suite"
+	# The working tree, edits and all, not patches/.
+	CHECK_TREE=$BUILD/linux CHECK_OBJ=$BUILD/obj-linux
+	[ -d "$CHECK_TREE/.git" ] || die "no build/linux (run 'make tree')"
+fi
+# The stages of a full run; GCMA_CHECK_STAGES runs some of them (the
+# top is always built), GCMA_CHECK_SCOPE=quick is "test", which a full
+# run leaves out: it boots the debug kernel instead.
+all_stages="checkpatch dt bisect w1 variants test params kunit-py arm64 arm debug"
+full_stages="checkpatch dt bisect w1 variants params kunit-py arm64 arm debug"
+case $scope in
+quick) run_stages=test ;;
+full) run_stages=${GCMA_CHECK_STAGES:-$full_stages} ;;
+*) run_stages= ;;
+esac
+for st in $run_stages; do
+	echo " $all_stages " | grep -q " $st " ||
+		die "GCMA_CHECK_STAGES: $st is none of: $all_stages"
+done
+# want STAGE: this run runs STAGE.
+want() { echo " $run_stages " | grep -q " $1 "; }
+[ "$run_stages" = "$full_stages" ] ||
+	echo "check: only these stages: $run_stages"
 
 mkdir -p "$LOGS"
 (cd "$LOGS" && rm -f apply.log checkpatch-*.log build-*.log w1-* initramfs.log \
@@ -231,22 +231,41 @@ boot_tests() {
 	fi
 	pass "$tag boot: the guest ran its tests and powered off ($(($(now) - t0))s)"
 
-	[ -n "$suites" ] && judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
-		"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
+	if [ -n "$suites" ]; then
+		judge "$tag" kunit "$PYTHON" "$ROOT/scripts/kunit_results.py" \
+			"$CHECK_TREE" "$console" "$LOGS/kunit-$tag.txt" $suites
+	elif [ "$scope" != one ]; then
+		fail "$tag kunit: no KUnit suite found in the series' files (kunit_suites)"
+	fi
 
 	tr -d '\r' <"$results" |
 		sed -n '/^### BEGIN kselftests$/,/^### END kselftests/p' >"$LOGS/kselftests-$tag.txt"
-	if [ ! -f "$ksft_list" ]; then
-		echo "$tag: the series has no kselftests"
+	if [ ! -f "$ksft_list" ] && [ "$scope" = one ]; then
+		:	# make test-one of a KUnit suite
+	elif [ ! -f "$ksft_list" ]; then
+		fail "$tag kselftests: no list of kselftests in the initramfs (log: build/logs/initramfs.log)"
 	else
 		judge "$tag" kselftests sh "$ROOT/scripts/ksft_results.sh" \
 			"$LOGS/kselftests-$tag.txt" "$ksft_list"
 	fi
+	# swap_test plans what it is given (devices, cases): the boot's
+	# swap_plan, when set, is what it must have planned.
+	if [ -n "${swap_plan:-}" ]; then
+		_sp=$(sed -n '/^# selftests: gcma: swap_test$/,/ok [0-9]* selftests: gcma: swap_test/s/^# 1\.\.\([0-9]*\).*/\1/p' \
+			"$LOGS/kselftests-$tag.txt" | head -n 1)
+		if [ "$_sp" = "$swap_plan" ]; then
+			pass "$tag swap_test: $swap_plan cases planned, as asked"
+		else
+			fail "$tag swap_test: ${_sp:-no} cases planned, not $swap_plan (build/logs/kselftests-$tag.txt)"
+		fi
+	fi
 
 	# Less the warnings a KUnit case declared it provokes (see the awk).
 	reports=$LOGS/console-$tag.reports
-	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" "$console" >"$reports"
-	if ! grep -qE "$splat" "$reports"; then
+	if ! awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" \
+		"$console" >"$reports" || ! grep -q 'Linux version' "$reports"; then
+		fail "$tag console: not read (console_reports.awk failed, or no 'Linux version' in build/logs/console-$tag.log)"
+	elif ! grep -qE "$splat" "$reports"; then
 		pass "$tag console: no warning, BUG, oops, lockdep, stall, lockup or allocation failure"
 	else
 		fail "$tag console: kernel report (build/logs/console-$tag.log):"
@@ -300,25 +319,33 @@ param_boot() {
 	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0" \
 		sh "$ROOT/scripts/qemu.sh" params "$top_image" "$initrd" "$tag" \
 		2>"$LOGS/qemu-run-$tag.log"
-	[ $? -eq 130 ] && { echo "check: interrupted"; exit 130; }
-	_out=$(tr -d '\r' <"$results" 2>/dev/null)
-	_said=$(echo "$_out" | grep -cE "$expect")
-	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" "$console" >"$LOGS/console-$tag.reports"
-	if ! echo "$_out" | grep -q '^### HARNESS DONE'; then
+	_qrc=$?
+	[ $_qrc -eq 130 ] && { echo "check: interrupted"; exit 130; }
+	# The guest's words, as a file: dash's echo would read backslashes.
+	_out=$CHECK/results-$tag.txt
+	tr -d '\r' <"$results" >"$_out" 2>/dev/null
+	_said=$(grep -cE "$expect" "$_out")
+	_reports_ok=1
+	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" "$console" \
+		>"$LOGS/console-$tag.reports" && grep -q 'Linux version' "$LOGS/console-$tag.reports" ||
+		_reports_ok=
+	if [ $_qrc -ne 0 ] || ! grep -q '^### HARNESS DONE' "$_out"; then
 		fail "$tag boot ($values): $(boot_failure "$console" "$LOGS/qemu-run-$tag.log")"
-	elif ! echo "$_out" | grep -q '^AREA reserved gcma=0'; then
+	elif [ -z "$_reports_ok" ]; then
+		fail "$tag ($values): console not read (console_reports.awk failed, or no 'Linux version' in build/logs/console-$tag.log)"
+	elif ! grep -q '^AREA reserved gcma=0' "$_out"; then
 		fail "$tag ($values): the guest listed no area, not even cma=32M's"
-	elif echo "$_out" | grep -q '^AREA .* gcma=1'; then
+	elif grep -q '^AREA .* gcma=1' "$_out"; then
 		fail "$tag ($values): a GCMA area was reserved"
-	elif ! echo "$_out" | grep -qx 'DMA_AREA reserved'; then
-		fail "$tag ($values): the default DMA area changed: $(echo "$_out" | grep '^DMA_AREA')"
+	elif ! grep -qx 'DMA_AREA reserved' "$_out"; then
+		fail "$tag ($values): the default DMA area changed: $(grep '^DMA_AREA' "$_out")"
 	elif [ "$_said" -ne "$count" ]; then
 		fail "$tag ($values): $_said lines say /$expect/, not $count (build/logs/results-$tag.txt)"
 	elif grep -qE "$splat" "$LOGS/console-$tag.reports"; then
 		fail "$tag ($values): kernel report (build/logs/console-$tag.log)"
 		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
 	else
-		pass "$tag: $values refused, boot went on: $(echo "$_out" | grep -m1 -E "$expect")"
+		pass "$tag: $values refused, boot went on: $(grep -m1 -E "$expect" "$_out")"
 		rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
 	fi
 }
@@ -364,7 +391,7 @@ cross_stage() {
 		"$initrd" >/dev/null; then
 		GCMA_ARCH=$_arch GCMA_KVM=0
 		export GCMA_ARCH GCMA_KVM
-		boot_tests "$_arch" "$_image"
+		swap_plan=12 boot_tests "$_arch" "$_image"
 		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
 		cross_console "$_arch"
 	else
@@ -384,7 +411,9 @@ cross_stage() {
 #     tree's reserved memory (linux,cma-default then replaces it), as it
 #     does without GCMA.
 cross_console() {
-	_log=$(tr -d '\r' <"$LOGS/console-$1.log" 2>/dev/null)
+	# As a file: dash's echo would read the console's backslashes.
+	_log=$CHECK/console-$1.txt
+	tr -d '\r' <"$LOGS/console-$1.log" >"$_log" 2>/dev/null
 	_bad=
 	case $1 in
 	arm64)
@@ -399,7 +428,7 @@ refused-misaligned@6c810000: not a GCMA area: its base or size is not a multiple
 node refused-no-map@6c000000 compatible matching fail
 node refused-not-reusable@6c400000 compatible matching fail
 node refused-misaligned@6c810000 compatible matching fail"
-		echo "$_log" | grep -q 'created DMA memory pool' &&
+		grep -q 'created DMA memory pool' "$_log" &&
 			_bad=" [a coherent DMA pool was made]" ;;
 	arm)
 		_what="the CMA area and both GCMA areas in HighMem"
@@ -413,7 +442,7 @@ cma: node 0, zone HighMem: 36864 pages to CMA areas, 49152 to GCMA areas" ;;
 	_ifs=$IFS IFS=$_nl
 	set -f
 	for _line in $_lines; do
-		[ "$(echo "$_log" | grep -cF "$_line")" -eq 1 ] || _bad="$_bad [$_line]"
+		[ "$(grep -cF -- "$_line" "$_log")" -eq 1 ] || _bad="$_bad [$_line]"
 	done
 	set +f
 	IFS=$_ifs
@@ -463,9 +492,15 @@ want checkpatch && stage checkpatch
 exceptions=$PATCHES/checkpatch-exceptions
 # The series, and the patches check-selftest applies after it.  A patch
 # that passed before, with the same exceptions and the same checkpatch
-# (the tree's scripts/ and LICENSES/), is not checked again; the others
+# (the tree's scripts/ and LICENSES/, the options and verdict of this
+# stage, the Python of spdxcheck.py), is not checked again; the others
 # are checked $NPROC at a time (20 s each), then judged in order.
-checkpatch_scripts=$(git -C "$CHECK_TREE" ls-tree -r "$top" scripts/ LICENSES/ | sha1sum)
+checkpatch_scripts=$({
+	git -C "$CHECK_TREE" ls-tree -r "$top" scripts/ LICENSES/
+	sed -n '/^# b\. checkpatch/,/^done <"\$cp_list"/p' "$here/check.sh"
+	"$PYTHON" --version 2>&1
+	"$PYTHON" -c 'import ply; print(ply.__version__)' 2>&1
+} | sha1sum)
 mkdir -p "$GCMA_CACHE_DIR/builds"
 # checkpatch_one LOG IGNORE FILE: run checkpatch, its status in LOG.rc.
 checkpatch_one() {
@@ -526,8 +561,14 @@ done <"$cp_list"
 dt_check() {
 	_bindings=$CHECK_TREE/Documentation/devicetree/bindings
 	_dir=$CHECK/dt-binding
-	for _y in $(git -C "$CHECK_TREE" diff --name-only --diff-filter=AM base "$top" -- \
-	    'Documentation/devicetree/bindings/*.yaml'); do
+	if ! _ys=$(git -C "$CHECK_TREE" diff --name-only --diff-filter=AM base "$top" -- \
+	    'Documentation/devicetree/bindings/*.yaml'); then
+		fail "dt bindings: git cannot list the series' bindings"
+		return
+	fi
+	# The series changes shared-dma-pool.yaml: none found is a fault here.
+	[ -n "$_ys" ] || fail "dt bindings: the series changes no binding"
+	for _y in $_ys; do
 		_log=$LOGS/dt-$(basename "$_y" .yaml).log
 		rm -rf "$_dir"
 		mkdir -p "$_dir/schema"
@@ -646,24 +687,30 @@ series_objects() {
 }
 
 # symbol_uses OBJ OUT OBJECT...: of the OBJECTs of OBJ, the symbols they
-# use that none of them defines (OUT.used) and the global symbols they
-# define, weak ones aside (OUT.defined), each sorted; fails when nm
-# does.
+# use that none of them defines (OUT.used), the global symbols they
+# define, weak ones aside (OUT.defined), and those that two of them
+# define (OUT.twice), each sorted; fails when nm does.
 symbol_uses() {
 	_su_obj=$1 _su_out=$2
 	shift 2
 	: >"$_su_out.used"
 	: >"$_su_out.defined"
+	: >"$_su_out.twice"
 	[ $# -gt 0 ] || return 0
 	(cd "$_su_obj" && nm "$@") >"$_su_out.nm" || return 1
-	awk -v used="$_su_out.used" -v defined="$_su_out.defined" '
+	awk -v used="$_su_out.used" -v defined="$_su_out.defined" -v twice="$_su_out.twice" '
 		NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" { def[$3] = 1 }
-		NF == 3 && $2 ~ /^[A-TX-Z]$/ && $2 != "U" { print $3 >defined }
+		NF == 3 && $2 ~ /^[A-TX-Z]$/ && $2 != "U" {
+			print $3 >defined
+			if (++strong[$3] == 2)
+				print $3 >twice
+		}
 		NF == 2 && $1 == "U" { use[$2] = 1 }
 		END { for (s in use) if (!(s in def)) print s >used }' "$_su_out.nm" &&
-		touch "$_su_out.used" "$_su_out.defined" &&
+		touch "$_su_out.used" "$_su_out.defined" "$_su_out.twice" &&
 		sort -u -o "$_su_out.used" "$_su_out.used" &&
-		sort -u -o "$_su_out.defined" "$_su_out.defined"
+		sort -u -o "$_su_out.defined" "$_su_out.defined" &&
+		sort -u -o "$_su_out.twice" "$_su_out.twice"
 }
 
 # The rest of the kernel, for the link check of a build of the series'
@@ -696,7 +743,8 @@ link_verdict() {
 		return
 	fi
 	if ! _lv_missing=$(comm -23 "$2.used" "$kernel_symbols") ||
-	   ! _lv_twice=$(comm -12 "$2.defined" "$kernel_symbols.strong"); then
+	   ! _lv_twice=$(comm -12 "$2.defined" "$kernel_symbols.strong" |
+		sort -u - "$2.twice"); then
 		fail "$1: its symbols cannot be compared (${2#"$ROOT"/}.*)"
 		return
 	fi
@@ -741,9 +789,10 @@ light_code=$({
 # against the rest of the top's kernel once it is linked (c2): a symbol
 # nothing else defines, or one defined twice, would not link.  A header
 # change that breaks a file the series does not change is seen at the
-# top alone, whose build is whole: compiling every commit whole
-# rebuilt most of the kernel three times (two patches change fs.h and
-# vm_event_item.h), 40 minutes of a cold run.  A commit whose key
+# top alone, whose build is whole (and not if a later commit repairs
+# it): compiling every commit whole rebuilt most of the kernel three
+# times (two patches change fs.h and vm_event_item.h), 40 minutes of a
+# cold run.  A commit whose key
 # (lib.sh: build_key) passed before is not compiled again.
 # drivers/of/of_reserved_mem.c and kernel/dma/coherent.c, which x86_64
 # does not build, are compiled at the top alone (arm64, arm).
@@ -762,9 +811,11 @@ if want bisect; then
 		# What a compile of that key found: its objects' symbols, which
 		# are checked against this run's top again.
 		kept=$GCMA_CACHE_DIR/symbols/$key
-		if [ -n "$key" ] && [ -f "$kept.used" ] && [ -f "$kept.defined" ]; then
+		if [ -n "$key" ] && [ -f "$kept.used" ] && [ -f "$kept.defined" ] &&
+		   [ -f "$kept.twice" ]; then
 			cp "$kept.used" "$CHECK/symbols-$i.used"
 			cp "$kept.defined" "$CHECK/symbols-$i.defined"
+			cp "$kept.twice" "$CHECK/symbols-$i.twice"
 			pass "build $i/$n: $subject (its sources and config compiled before)"
 			link_pending="$link_pending $i:$key"
 			continue
@@ -775,7 +826,8 @@ if want bisect; then
 		if git -C "$CHECK_TREE" checkout -q "$c" &&
 		   KCONFIG_EXTRA=$top_extra kconfig "$CHECK_TREE" "$top_obj" "$log" &&
 		   objects=$(series_objects "$CHECK_TREE" "$top_obj") &&
-		   { [ -z "$objects" ] || kmake "$CHECK_TREE" "$top_obj" $objects >>"$log" 2>&1; } &&
+		   { [ -n "$objects" ] || { echo "it builds none of the series' files" >>"$log"; false; }; } &&
+		   kmake "$CHECK_TREE" "$top_obj" $objects >>"$log" 2>&1 &&
 		   symbol_uses "$top_obj" "$CHECK/symbols-$i" $objects; then
 			pass "build $i/$n: $subject ($(echo $objects | wc -w) objects, $(($(now) - t0))s)"
 			link_pending="$link_pending $i:$key"
@@ -783,6 +835,7 @@ if want bisect; then
 				mkdir -p "$GCMA_CACHE_DIR/symbols"
 				cp "$CHECK/symbols-$i.used" "$kept.used"
 				cp "$CHECK/symbols-$i.defined" "$kept.defined"
+				cp "$CHECK/symbols-$i.twice" "$kept.twice"
 				ls -t "$GCMA_CACHE_DIR/symbols" | tail -n +401 |
 					(cd "$GCMA_CACHE_DIR/symbols" && xargs rm -f)
 			fi
@@ -794,7 +847,9 @@ if want bisect; then
 fi
 # d. W=1 and sparse on the touched .c files -------------------------------
 # warnings TREE OBJ FILE LOG: the W=1/sparse warnings of FILE's object,
-# without the tree's path and line and column numbers, sorted.
+# without the tree's path and line and column numbers, each numbered
+# among its like ("#2": a second one of the same text, new if the base
+# has one), sorted.
 # The object is removed first: an object already up to date (the base's,
 # from an earlier run) would not be compiled again, and only sparse
 # would report.
@@ -803,7 +858,8 @@ warnings() {
 	kmake "$1" "$2" W=1 C=2 "${3%.c}.o" >"$4" 2>&1
 	_rc=$?
 	grep -E '(warning|error):' "$4" |
-		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#^[^: ]*/(linux|base)/##' | sort -u
+		sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#^[^: ]*/(linux|base)/##' | sort |
+		awk '{ print $0 " #" ++seen[$0] }' | sort
 	return $_rc
 }
 # w1_check ARCH OBJ FILE...: W=1 and sparse on each FILE, at the top
@@ -954,7 +1010,7 @@ variant_build() {
 	shift
 	_vb_obj=$CHECK/obj-variant _vb_log=$LOGS/build-$_vb_name.log
 	_vb_what="build with$(printf ' %s=n' "$@")"
-	_vb_key=$(build_key "$CHECK_TREE" "$top" "variant $* $light_code $(
+	_vb_key=$(KCONFIG_EXTRA=$top_extra build_key "$CHECK_TREE" "$top" "variant $* $light_code $(
 		sed -n '/^variant_build()/,/^}/p' "$here/check.sh" | sha1sum)")
 	if [ -n "$_vb_key" ] && built_before "$_vb_key"; then
 		pass "$_vb_what (built and linked before)"
@@ -1037,12 +1093,16 @@ kunit_py() {
 		sed -n '/^kunit_py() {/,/^}/p' "$here/check.sh"
 		git -C "$CHECK_TREE" ls-tree -r "$top" tools/testing/kunit
 		qemu-system-x86_64 --version | head -n 1
+		"$PYTHON" --version
 	} | sha1sum)")
 	if [ -n "$_kp_key" ] && built_before "$_kp_key"; then
 		pass "$_kp_what: passed before"
 		return
 	fi
-	git -C "$CHECK_TREE" checkout -q "$top"
+	if ! git -C "$CHECK_TREE" checkout -q "$top"; then
+		fail "$_kp_what: cannot check out the top"
+		return
+	fi
 	(cd "$CHECK_TREE" && "$PYTHON" tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--kunitconfig="$_kp_config" --build_dir="$CHECK/kunit" --jobs="$NPROC" \
 		--make_options="CC=ccache gcc" --make_options="HOSTCC=ccache gcc" \
@@ -1116,7 +1176,7 @@ echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 # where the 1 GiB guest would not put it unasked.
 if want test && [ -n "$test_built" ] && [ -n "$x86_boots" ]; then
 	stage "test boot"
-	boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
+	swap_plan=12 boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
 fi
 
 if want params && [ -n "$x86_boots" ]; then
@@ -1140,7 +1200,7 @@ fi
 # minutes less).  The arm64 boot runs every case on both devices.
 if want debug && [ "$top_obj" = "$DEBUG_OBJ" ] && [ -n "$x86_boots" ]; then
 	stage "debug boot"
-	boot_tests debug "$top_image" \
+	swap_plan=3 boot_tests debug "$top_image" \
 		"cma=32M gcma=32M,default,limit=512M init_on_alloc=1 swap_test_devices=vda swap_test_cases=integrity,discard,swapoff"
 fi
 

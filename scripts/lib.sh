@@ -353,7 +353,7 @@ build_key() {
 		for _f in ${KCONFIG_EXTRA:-}; do cat "$ROOT/config/$_f"; done
 		echo "$_bk_files"
 	} | awk -F '\t' -v keep=" $INTREE_FRAGMENTS " '
-		NF < 2 || index(keep, " " $2 " ") ||
+		NF < 2 || index(keep, " " $2 " ") || $2 ~ /(^|\/)Kconfig[^\/]*$/ ||
 		$2 !~ /^(Documentation\/|tools\/testing\/|MAINTAINERS$)/' |
 		sha1sum | cut -d' ' -f1
 }
