@@ -14,6 +14,15 @@
  *    file of FILE_MIB MiB from start to end, over and over, so that its
  *    clean page cache keeps being dropped and read again.
  *
+ * That is the streaming load, the worst case for any cache: nothing is
+ * read again before the whole file has gone by.  With -z the load reuses
+ * what it touched instead, as most programs do: the workers visit their
+ * pages and the reader reads 256 KiB pieces of its file with Zipf-like
+ * popularity (the k-th most popular is chosen in proportion to 1 / k^SKEW),
+ * the popular ones scattered over the memory and the file, so that a
+ * cache that keeps what is read again pays off and one that keeps
+ * everything does not.
+ *
  * Every word is checked against what was written: swapped-out and dropped
  * pages may come back through GCMA, and data it loses must fail the run.
  * Word i of page p of worker w at version v is anon_word(w, p, v, i); the
@@ -21,11 +30,17 @@
  * once and kept: a later run reuses it when its size is right.
  *
  * usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE
- *                -s FILE_MIB [-g GCMA_AREA_DIR] [-n]
- *   -d  seconds to run once all children are ready; 0: until SIGTERM/SIGINT
+ *                -s FILE_MIB [-W SECONDS] [-z SKEW] [-g GCMA_AREA_DIR] [-n]
+ *   -d  seconds to measure; 0: until SIGTERM/SIGINT
+ *   -W  seconds of load once all children are ready before the measurement
+ *       starts (default 0), so that caches settle first
+ *   -z  the reuse load: pages and file pieces chosen with Zipf-like
+ *       popularity of exponent SKEW (0 < SKEW <= 4); without it, the
+ *       streaming load
  *   -a  anonymous MiB in all, split evenly over the workers (a multiple of -w)
  *   -w  anonymous workers, 1 to 16
  *   -l  memory.max of the workers' cgroup (CGROUP), MiB; below -a to swap
+ *       (memory.high is set to 15/16 of it)
  *   -f  the file to read, written first if missing or of another size
  *   -s  its size, MiB (larger than the guest's memory)
  *   -g  a GCMA area's debugfs directory (files count and lent, in pages):
@@ -36,13 +51,14 @@
  *
  * Output (stdout):
  *   # bg_load: ...           what setup did (the file written or reused)
- *   BGLOAD_READY             all children ready: the measurement starts
+ *   BGLOAD_READY             all children ready: the warm-up starts
  *   BGLOAD seconds=.. workers=.. anon_mib=.. limit_mib=.. file_mib=..
- *     anon_pages=.. anon_pps=.. file_read_mib=.. file_mibps=.. errors=..
- *     children_died=.. lent_avg_pct=.. lent_max_pct=..
+ *     skew=.. warmup=.. anon_pages=.. anon_pps=.. file_read_mib=..
+ *     file_mibps=.. errors=.. children_died=.. lent_avg_pct=.. lent_max_pct=..
  *                            one line at the end; lent_* are "-" without
  *                            -g or a readable sample
- * anon_pages and file_read_mib count the work done since BGLOAD_READY;
+ * anon_pages and file_read_mib count the work done after the warm-up; skew
+ * is "-" for the streaming load;
  * errors counts wrong data since the start (pages for the workers, 8-byte
  * words for the reader).  Mismatches and dead children are told on stderr.
  * Exit status: 0; 1 when setup failed or a child died; 2 on bad usage;
@@ -50,6 +66,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -87,7 +104,8 @@ struct slot {
 } __attribute__((aligned(64)));
 
 static int seconds = -1, anon_mib = -1, workers = -1, limit_mib = -1;
-static int file_mib = -1, no_cgroup;
+static int file_mib = -1, no_cgroup, warmup;
+static double skew;			/* 0: the streaming load */
 static const char *file, *gcma_dir;
 
 static long page_size;
@@ -193,7 +211,7 @@ static long read_long(const char *dir, const char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-g GCMA_AREA_DIR] [-n]\n");
+	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-W SECONDS] [-z SKEW] [-g GCMA_AREA_DIR] [-n]\n");
 	exit(2);
 }
 
@@ -220,6 +238,73 @@ static int parse_num(const char *arg, char opt, long min, long max)
 		bad_usage("-%c %s: not a whole number from %ld to %ld", opt,
 			  arg, min, max);
 	return val;
+}
+
+/* ---- the reuse load's popularity ---- */
+
+/*
+ * Items 0..n-1 ranked by popularity: rank k (from 0) is drawn with weight
+ * 1 / (k + 1)^skew, by a binary search of the cumulative weights, and
+ * lives at item k * step mod n, step prime to n, so that the popular items
+ * are spread over the whole range instead of sitting at its start.
+ */
+struct zipf {
+	double *cdf;
+	size_t n, step;
+};
+
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int zipf_init(struct zipf *z, size_t n)
+{
+	double sum = 0;
+	size_t k;
+
+	z->n = n;
+	z->cdf = malloc(n * sizeof(*z->cdf));
+	if (!z->cdf)
+		return -1;
+	for (k = 0; k < n; k++) {
+		sum += pow(k + 1, -skew);
+		z->cdf[k] = sum;
+	}
+	for (k = 0; k < n; k++)
+		z->cdf[k] /= sum;
+	/* Near n times the golden ratio: neighbours in rank land far apart. */
+	z->step = (size_t)(n * 0.6180339887) | 1;
+	while (gcd(z->step, n) != 1)
+		z->step += 2;
+	return 0;
+}
+
+/* The next item, from the xorshift64 state *x. */
+static size_t zipf_next(const struct zipf *z, uint64_t *x)
+{
+	double u;
+	size_t lo = 0, hi = z->n - 1;
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	u = (*x >> 11) * 0x1p-53;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (z->cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (size_t)((unsigned __int128)lo * z->step % z->n);
 }
 
 /* ---- the children ---- */
@@ -268,6 +353,7 @@ static void anon_worker(int w)
 	struct slot *slot = &slots[w];
 	unsigned int reported = 0;
 	char who[32], where[64];
+	struct zipf popular;
 	uint8_t *version;
 	int rewrite;
 	char *mem;
@@ -290,7 +376,8 @@ static void anon_worker(int w)
 	mem = mmap(NULL, npages * page_size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	version = calloc(npages, 1);
-	if (mem == MAP_FAILED || !version) {
+	if (mem == MAP_FAILED || !version ||
+	    (skew > 0 && zipf_init(&popular, npages))) {
 		fprintf(stderr, "bg_load: %s: cannot map %zu pages\n", who,
 			npages);
 		_exit(1);
@@ -313,11 +400,15 @@ static void anon_worker(int w)
 	/* xorshift64 must not start at 0; each worker its own sequence. */
 	x = mix64(ANON_SEED + w) | 1;
 	while (!stop) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		/* Multiply-shift instead of a division: npages < 2^32. */
-		p = (x >> 32) * npages >> 32;
+		if (skew > 0) {
+			p = zipf_next(&popular, &x);
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Multiply-shift, not a division: npages < 2^32. */
+			p = (x >> 32) * npages >> 32;
+		}
 		page = (uint64_t *)(mem + p * page_size);
 		rewrite = x & 1;
 		if (!page_ok(page, words, page_base(w, p, version[p]))) {
@@ -352,8 +443,9 @@ static void file_reader(void)
 	uint64_t size = (uint64_t)file_mib << 20, off = 0, bytes = 0;
 	size_t words = READ_CHUNK / sizeof(uint64_t), got, j;
 	struct slot *slot = &slots[workers];
-	uint64_t errors = 0, *buf, diff;
+	uint64_t errors = 0, *buf, diff, x = mix64(FILE_SEED) | 1;
 	unsigned int reported = 0;
+	struct zipf popular;
 	char where[64];
 	ssize_t n;
 	int fd;
@@ -365,9 +457,15 @@ static void file_reader(void)
 			file, strerror(errno));
 		_exit(1);
 	}
+	if (skew > 0 && zipf_init(&popular, size / READ_CHUNK)) {
+		fprintf(stderr, "bg_load: file reader: out of memory\n");
+		_exit(1);
+	}
 	__atomic_store_n(&slot->ready, 1, __ATOMIC_RELEASE);
 
 	while (!stop) {
+		if (skew > 0)
+			off = zipf_next(&popular, &x) * READ_CHUNK;
 		for (got = 0; got < READ_CHUNK && !stop; got += n) {
 			n = pread(fd, (char *)buf + got, READ_CHUNK - got,
 				  off + got);
@@ -638,6 +736,20 @@ static int setup_cgroup(void)
 			val, strerror(-err));
 		return -1;
 	}
+	/*
+	 * Workers that charge faster than reclaim can swap (both filling
+	 * their memory at once, onto zram) hit memory.max with nothing yet
+	 * reclaimable and are OOM-killed.  memory.high, a little below,
+	 * makes them wait for reclaim instead.
+	 */
+	snprintf(val, sizeof(val), "%llu",
+		 ((unsigned long long)limit_mib << 20) / 16 * 15);
+	err = write_str(CGROUP "/memory.high", val);
+	if (err) {
+		fprintf(stderr, "bg_load: cannot set " CGROUP "/memory.high to %s: %s\n",
+			val, strerror(-err));
+		return -1;
+	}
 	return 0;
 }
 
@@ -652,12 +764,24 @@ static double lent_pct(void)
 	return 100.0 * lent / count;
 }
 
+static double parse_skew(const char *arg)
+{
+	char *end;
+	double val;
+
+	errno = 0;
+	val = strtod(arg, &end);
+	if (errno || end == arg || *end || !(val > 0 && val <= 4))
+		bad_usage("-z %s: not a number above 0 and at most 4", arg);
+	return val;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	struct stat st;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:n")) != -1) {
+	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:nW:z:")) != -1) {
 		switch (opt) {
 		case 'd':
 			seconds = parse_num(optarg, opt, 0, MAX_SECONDS);
@@ -682,6 +806,12 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'n':
 			no_cgroup = 1;
+			break;
+		case 'W':
+			warmup = parse_num(optarg, opt, 0, MAX_SECONDS);
+			break;
+		case 'z':
+			skew = parse_skew(optarg);
 			break;
 		default:
 			usage();
@@ -720,7 +850,7 @@ int main(int argc, char **argv)
 	uint64_t start[MAX_WORKERS + 1], end[MAX_WORKERS + 1];
 	uint64_t pages = 0, bytes = 0, errors;
 	double t0, t1, next, secs, pct, lent_sum = 0, lent_max = 0;
-	char avg[16] = "-", max[16] = "-";
+	char avg[16] = "-", max[16] = "-", skew_str[16] = "-";
 	int i, tick, died = 0, lent_n = 0;
 
 	parse_args(argc, argv);
@@ -756,7 +886,11 @@ int main(int argc, char **argv)
 
 	printf("BGLOAD_READY\n");
 	fflush(stdout);
-	t0 = now_s();
+	t0 = now_s() + warmup;
+	while (!stop && now_s() < t0) {
+		sleep_until(now_s() + 1 < t0 ? now_s() + 1 : t0);
+		died += reap(0, 0);
+	}
 	for (i = 0; i < nchildren; i++)
 		start[i] = __atomic_load_n(&slots[i].done, __ATOMIC_RELAXED);
 
@@ -805,9 +939,11 @@ int main(int argc, char **argv)
 		snprintf(avg, sizeof(avg), "%.1f", lent_sum / lent_n);
 		snprintf(max, sizeof(max), "%.1f", lent_max);
 	}
-	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s\n",
+	if (skew > 0)
+		snprintf(skew_str, sizeof(skew_str), "%g", skew);
+	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d skew=%s warmup=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s\n",
 	       secs, workers, anon_mib, limit_mib < 0 ? 0 : limit_mib,
-	       file_mib, (unsigned long long)pages,
+	       file_mib, skew_str, warmup, (unsigned long long)pages,
 	       secs > 0 ? pages / secs : 0, bytes / 1048576.0,
 	       secs > 0 ? bytes / 1048576.0 / secs : 0,
 	       (unsigned long long)errors, died, avg, max);

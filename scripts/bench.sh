@@ -10,13 +10,20 @@
 #                      alternating between the areas (guest/cma_bench);
 #                   2. pinned: pages inside the CMA area held by vmsplice
 #                      (guest/pin_pages), the same requests again.
-#   cost-none, cost-cma, cost-gcma, cost-gcma_swaponly, cost-none_zram,
-#   cost-gcma_zram
-#                   3. the background load alone, for a fixed time, with
-#                      no area, a CMA area, a GCMA area, a GCMA area with
-#                      its page-cache client off; and with swap on zram, no
-#                      area and a GCMA area; an area's boot requests from
-#                      it meanwhile, one request a second, as the RFC's did.
+#   cost-gcma-R, cost-none-R, cost-cma-R
+#                   3. the background load alone, phase after phase: swap
+#                      on the disk and on zram, the streaming load and the
+#                      reuse load (pages and file pieces read again with
+#                      skewed popularity), each warmed up and then measured;
+#                      a GCMA boot runs each phase with lending off (the
+#                      area as a plain reservation) and on, back to back.
+#                      GCMA's boot is repeated (R = 1, 2, ...), the boots
+#                      with no area and with a CMA area run between its
+#                      repeats.  No device needs the area meanwhile
+#                      (GCMA_BENCH_COST_REQUESTS=1: a request a second, as
+#                      the RFC's boots made).  Their disks share a
+#                      throttle: a board's flash, not the host's page
+#                      cache.
 #   unpatched, cmaonly
 #                   (GCMA_BENCH_UNPATCHED=1) the latency boot, CMA only,
 #                   the GCMA area's memory taken off the guest: on plain
@@ -31,7 +38,10 @@
 # Environment (README.md, "make bench"): GCMA_BENCH_SCALE (default or
 # full: the RFC's 256 MiB areas and 800 MiB of memory), GCMA_BENCH_ROUNDS,
 # GCMA_BENCH_PIN_ROUNDS, GCMA_BENCH_TIMEOUT, GCMA_BENCH_PIN_STRIDE,
-# GCMA_BENCH_LOAD_SECS, GCMA_BENCH_COST, GCMA_BENCH_UNPATCHED,
+# GCMA_BENCH_LOAD_SECS, GCMA_BENCH_WARMUP_SECS, GCMA_BENCH_REPEATS,
+# GCMA_BENCH_FULL, GCMA_BENCH_DISK_LIMIT, GCMA_BENCH_REUSE_SKEW,
+# GCMA_BENCH_COST_REQUESTS,
+# GCMA_BENCH_LATENCY, GCMA_BENCH_COST, GCMA_BENCH_UNPATCHED,
 # GCMA_BENCH_SWAP, and those of scripts/qemu.sh.
 set -u
 here=$(dirname "$0")
@@ -55,7 +65,22 @@ rounds=${GCMA_BENCH_ROUNDS:-32}
 pin_rounds=${GCMA_BENCH_PIN_ROUNDS:-4}
 timeout=${GCMA_BENCH_TIMEOUT:-5}
 stride=${GCMA_BENCH_PIN_STRIDE:-1024}
-load_secs=${GCMA_BENCH_LOAD_SECS:-60}
+load_secs=${GCMA_BENCH_LOAD_SECS:-15}
+warmup=${GCMA_BENCH_WARMUP_SECS:-20}
+repeats=${GCMA_BENCH_REPEATS:-3}
+full=${GCMA_BENCH_FULL:-0}
+# The cost boots' disks: one budget for both, a board's flash scaled to
+# the emulated CPU (README.md, "What TCG does to the figures").
+disk_limit=${GCMA_BENCH_DISK_LIMIT-bps-total=31457280,iops-total=2000}
+stream_mib=$((cost_mem * 5 / 4))
+# The reuse load: anonymous memory 1.5 times its cgroup's limit; a file
+# larger than the page cache the guest has left beside that cgroup (its
+# memory less the area, the cgroup and 64 MiB), by half the area.
+limit_mib=96
+reuse_anon_mib=$((limit_mib * 3 / 2))
+reuse_mib=$((cost_mem - area_mib / 2 - limit_mib - 64))
+reuse_skew=${GCMA_BENCH_REUSE_SKEW:-0.5}
+cost_requests=${GCMA_BENCH_COST_REQUESTS:-0}
 UNPATCHED_OBJ=$BUILD/obj-unpatched
 out=$LOGS/bench.txt
 rm -f "$out" "$LOGS"/results-bench-*.txt "$LOGS/bench.json" "$LOGS"/bench-latency.*
@@ -121,7 +146,7 @@ boot() {
 	_tb=$(now)
 	_why=
 	if GCMA_VM_MEM=${_mem}M GCMA_VM_AREAS=$3 GCMA_VM_TIMEOUT=$4 \
-	   GCMA_VM_EXT4_MIB=$((_file + 512)) \
+	   GCMA_VM_EXT4_MIB=${ext4_mib:-$((_file + 512))} \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
 		_res=$(tr -d '\r' <"$LOGS/results-$_tag.txt")
@@ -156,23 +181,71 @@ boot() {
 # Under TCG every boot gets three times what it took on a 2-core host.
 lat_append="bench_boot=latency bench_rounds=$rounds bench_pin_rounds=$pin_rounds"
 lat_append="$lat_append bench_timeout=$timeout bench_pin_stride=$stride"
-boot latency "$lat_mem" "cma=$area gcma=$area" 3600 "$CHECK/bzImage" "$lat_append"
+[ "${GCMA_BENCH_LATENCY:-1}" = 1 ] &&
+	boot latency "$lat_mem" "cma=$area gcma=$area" 3600 "$CHECK/bzImage" "$lat_append"
 if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
-	for s in none cma gcma gcma_swaponly none_zram gcma_zram; do
-		extra=
-		case $s in
-		none)	areas= a=none sw=vda ;;
-		cma)	areas="cma=$area" a=cma sw=vda ;;
-		gcma)	areas="gcma=$area" a=gcma sw=vda ;;
-		gcma_swaponly) areas="gcma=$area" a=gcma sw=vda
-			extra=gcma.file_enabled=0 ;;
-		none_zram) areas= a=none sw=zram ;;
-		gcma_zram) areas="gcma=$area" a=gcma sw=zram ;;
+	# phases REPEAT AREA: the cost boot's phases, bench_run's
+	# SWAP.WORKLOAD.LENDING list.  A GCMA boot runs every phase with
+	# lending off and on, the two back to back, in the order that
+	# alternates from pair to pair and from repeat to repeat, so that
+	# neither always runs first.
+	phases() {
+		_i=$1 _list=
+		for _sw in vda zram; do
+			for _w in stream reuse; do
+				if [ "$2" != gcma ]; then
+					_list="$_list,$_sw.$_w.-"
+				elif [ $((_i % 2)) = 1 ]; then
+					_list="$_list,$_sw.$_w.off,$_sw.$_w.on"
+				else
+					_list="$_list,$_sw.$_w.on,$_sw.$_w.off"
+				fi
+				_i=$((_i + 1))
+			done
+		done
+		echo "${_list#,}"
+	}
+	# cost AREA REPEAT: one cost boot.
+	cost() {
+		case $1 in
+		none)	_areas= ;;
+		cma)	_areas="cma=$area" ;;
+		gcma)	_areas="gcma=$area" ;;
 		esac
-		boot "cost-$s" "$cost_mem" "$areas" $((load_secs * 3 + 1200)) \
-			"$CHECK/bzImage" \
-			"bench_boot=cost bench_area=$a bench_swap=$sw bench_load_secs=$load_secs $extra"
+		_ph=$(phases "$2" "$1")
+		_n=$(echo "$_ph" | tr , '\n' | wc -l)
+		ext4_mib=$((stream_mib + reuse_mib + 512)) \
+		GCMA_VM_EXT4_IMG=$cost_disk GCMA_VM_DISK_LIMIT=$disk_limit \
+		boot "cost-$1-$2" "$cost_mem" "$_areas" \
+			$(((warmup + load_secs + 120) * _n * 3 + 1800)) "$CHECK/bzImage" \
+			"bench_boot=cost bench_area=$1 bench_requests=$cost_requests bench_phases=$_ph bench_warmup=$warmup bench_load_secs=$load_secs bench_limit_mib=$limit_mib bench_reuse_anon_mib=$reuse_anon_mib bench_reuse_file_mib=$reuse_mib bench_reuse_skew=$reuse_skew"
+	}
+	# The two files of the loads are written once, by the first boot,
+	# on an image the others find them on.
+	cost_disk=$CHECK/ext4-bench-cost.img
+	rm -f "$cost_disk"
+	# GCMA repeated, its lending off and on in the same boot; the
+	# boots without a GCMA area between its repeats, once each
+	# (GCMA_BENCH_FULL=1: as many times as GCMA, in turn).
+	r=1
+	while [ $r -le "$repeats" ]; do
+		if [ "$full" = 1 ]; then
+			case $((r % 3)) in
+			1) order="gcma none cma" ;;
+			2) order="none cma gcma" ;;
+			0) order="cma gcma none" ;;
+			esac
+		else
+			order=gcma
+			[ $r = 1 ] && order="gcma none"
+			[ $r = 2 ] && order="gcma cma"
+		fi
+		for a in $order; do
+			cost "$a" "$r"
+		done
+		r=$((r + 1))
 	done
+	rm -f "$cost_disk"
 fi
 if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
 	# Both without the GCMA area, whose memory the latency boot does not
@@ -203,15 +276,21 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		"${GCMA_VM_SMP:-2} guest CPUs; $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# scale $scale: areas of $area, guest memory ${lat_mem} MiB (latency)" \
 		"and ${cost_mem} MiB (cost); $rounds rounds under load, $pin_rounds" \
-		"with pins (one per $stride pages, requests given up after ${timeout} s);" \
-		"cost boots ${load_secs} s of load"
+		"with pins (one per $stride pages, requests given up after ${timeout} s)"
+	echo "# cost boots: GCMA $repeats times, no area and CMA" \
+		"$([ "$full" = 1 ] && echo "$repeats times" || echo once)," \
+		"phases of ${warmup} s warm-up and ${load_secs} s measured;" \
+		"files of $stream_mib MiB (stream) and $reuse_mib MiB (reuse, skew $reuse_skew);" \
+		"disks throttled to ${disk_limit:-nothing}"
 	echo
 	$PYTHON -B "$here/bench_report.py" "$LOGS" "$LOGS/bench.json" "$LOGS" \
 		base="$base_line" host_cpus="$(nproc)" host_cpu="$cpu" accel=$accel \
 		guest_cpus="${GCMA_VM_SMP:-2}" scale=$scale area=$area \
 		latency_mem_mib=$lat_mem cost_mem_mib=$cost_mem rounds=$rounds \
 		pin_rounds=$pin_rounds timeout_s=$timeout pin_stride=$stride \
-		load_secs=$load_secs cost="${GCMA_BENCH_COST:-1}" \
+		load_secs=$load_secs warmup_s=$warmup repeats=$repeats full=$full \
+		disk_limit="$disk_limit" stream_mib=$stream_mib reuse_mib=$reuse_mib \
+		reuse_skew=$reuse_skew cost_requests=$cost_requests cost="${GCMA_BENCH_COST:-1}" latency="${GCMA_BENCH_LATENCY:-1}" \
 		unpatched="${GCMA_BENCH_UNPATCHED:-0}" \
 		series="$(git -C "$CHECK_TREE" log -1 --format=%h)"
 	echo "report_rc=$?"

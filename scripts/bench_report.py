@@ -5,10 +5,10 @@
 usage: bench_report.py LOGS JSON PLOTDIR KEY=VALUE...
 
 LOGS holds results-bench-TAG.txt, one per boot (scripts/bench.sh): TAG
-latency (both areas: the load and pinned scenarios), cost-none, cost-cma,
-cost-gcma, cost-gcma_swaponly, cost-none_zram, cost-gcma_zram (the
-background load alone, with or without an area), and, when asked for,
-unpatched and cmaonly (plain 6.12 and the series, CMA only).  The
+latency (both areas: the load and pinned scenarios), cost-AREA-R (AREA
+none, cma or gcma, R the repeat: the background load alone, in phases,
+guest/bench_run), and, when asked for, unpatched and cmaonly (plain 6.12
+and the series, CMA only).  The
 KEY=VALUE pairs are the run's settings, copied into the data file.
 
 Prints the tables; writes JSON (every figure and the settings) and, in
@@ -25,16 +25,16 @@ import shutil
 import subprocess
 import sys
 
-# (setting, label, its baseline): the zram row is set against a boot
-# that swaps on zram too, so that its ratio is GCMA's, not zram's.
+# The cost boots' settings, in the order of the tables: (AREA, lending,
+# label); lending is "-" for a boot without a GCMA area.
 COST_SETTINGS = [
-	('none', 'no area (baseline)', 'none'),
-	('cma', 'CMA area', 'none'),
-	('gcma', 'GCMA area', 'none'),
-	('gcma_swaponly', 'GCMA, file client off', 'none'),
-	('none_zram', 'no area, zram swap', 'none_zram'),
-	('gcma_zram', 'GCMA area, zram swap', 'none_zram'),
+	('none', '-', 'no area'),
+	('cma', '-', 'CMA area'),
+	('gcma', 'off', 'GCMA, lending off'),
+	('gcma', 'on', 'GCMA, lending on'),
 ]
+SWAPS = ('vda', 'zram')
+WORKLOADS = ('stream', 'reuse')
 # The result lines a boot of the latency kind (latency, unpatched,
 # cmaonly) must have.
 LAT_KINDS = ('SETTING', 'BGLOAD', 'LAT', 'PIN', 'PIN_END', 'STATS')
@@ -140,20 +140,202 @@ def hit(d, hits, misses):
 	return 100.0 * d[hits] / (d[hits] + d[misses])
 
 
+def median(xs):
+	xs = sorted(xs)
+	if not xs:
+		return None
+	n = len(xs)
+	return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def spread(xs, spec):
+	"""median [min-max] of xs, or "-"."""
+	xs = [x for x in xs if isinstance(x, (int, float))]
+	if not xs:
+		return '-'
+	if len(xs) == 1:
+		return format(xs[0], spec)
+	return '%s [%s-%s]' % (format(median(xs), spec), format(min(xs), spec),
+			       format(max(xs), spec))
+
+
+def ratio_range(xs):
+	"""Ratios (one per repeat) as "median [min-max]", or "within noise"
+	when their range holds 1.0."""
+	xs = [x for x in xs if x is not None]
+	if not xs:
+		return '-'
+	text = spread(xs, '.2f')
+	if len(xs) > 1 and min(xs) <= 1.0 <= max(xs):
+		return text + ' within noise'
+	return text
+
+
+def phase_deltas(r, phase):
+	"""Counter differences over a cost boot's measured window of a phase."""
+	st = {d['when']: d for d in r.get('STATS', []) if d.get('phase') == phase}
+	if 'begin' not in st or 'end' not in st:
+		return {}
+	a, b = st['begin'], st['end']
+	return {k: b[k] - a[k] for k in b
+		if k in a and isinstance(b[k], int) and isinstance(a[k], int)}
+
+
+def cost_runs(boots):
+	"""{(area, lending, swap, workload): [run, ...]}, a run per boot
+	(in repeat order), each {'repeat', 'load', 'deltas', 'loop'}."""
+	runs = {}
+	for tag in sorted(boots):
+		if not tag.startswith('cost-'):
+			continue
+		_, area, rep = tag.split('-')
+		r = boots[tag]
+		for b in r.get('BGLOAD', []):
+			ph = b.get('phase')
+			loop = [d for d in r.get('LOOP', []) if d.get('phase') == ph]
+			key = (area, b.get('lending'), b.get('swap'), b.get('workload'))
+			runs.setdefault(key, []).append({
+				'repeat': int(rep), 'load': b,
+				'deltas': phase_deltas(r, ph),
+				'loop': loop[0] if loop else None})
+	return runs
+
+
+def cost_report(boots, settings, bad):
+	"""Prints section 3 from the cost boots; returns its data."""
+	runs = cost_runs(boots)
+	out = []
+	print('[ 3. Cost to the rest of the system: the background load alone; '
+	      'median [min-max] over the boots ]')
+	for sw in SWAPS:
+		for w in WORKLOADS:
+			print()
+			print('swap on %s, %s load' % (
+				'the disk' if sw == 'vda' else 'zram', w))
+			print('%-19s %3s %22s %22s %14s %14s %10s %10s %8s' % (
+				'setting', 'n', 'anon pages/s', 'file MiB/s',
+				'anon vs off', 'file vs off', 'swap hit%',
+				'file hit%', 'lent%'))
+			off = runs.get(('gcma', 'off', sw, w), [])
+			off_by_rep = {x['repeat']: x['load'] for x in off}
+			for area, lending, label in COST_SETTINGS:
+				rs = runs.get((area, lending, sw, w), [])
+				if not rs:
+					print('%-19s %3s  no result' % (label, 0))
+					continue
+				anon = [x['load'].get('anon_pps') for x in rs]
+				fil = [x['load'].get('file_mibps') for x in rs]
+				if area == 'gcma':
+					# Lending on and off ran in the same boot:
+					# the ratio is taken repeat by repeat.
+					pair = [(x['load'], off_by_rep.get(x['repeat']))
+						for x in rs]
+					ra = [a['anon_pps'] / o['anon_pps'] for a, o in pair
+					      if o and o.get('anon_pps')]
+					rf = [a['file_mibps'] / o['file_mibps'] for a, o in pair
+					      if o and o.get('file_mibps')]
+				else:
+					# Other boots: every one against every lending-off
+					# run, so the range holds both boots' spread.
+					ra = [a / o['anon_pps'] for a in anon for o in
+					      off_by_rep.values() if o.get('anon_pps')]
+					rf = [f / o['file_mibps'] for f in fil for o in
+					      off_by_rep.values() if o.get('file_mibps')]
+				sh = [hit(x['deltas'], 'swap_loaded', 'pswpin') for x in rs]
+				fh = [hit(x['deltas'], 'file_restored', 'file_read_misses')
+				      for x in rs]
+				lent = [x['load'].get('lent_avg_pct') for x in rs]
+				on = lending == 'on'
+				print('%-19s %3d %22s %22s %14s %14s %10s %10s %8s' % (
+					label, len(rs), spread(anon, '.0f'),
+					spread(fil, '.1f'),
+					ratio_range(ra) if lending != 'off' else '1',
+					ratio_range(rf) if lending != 'off' else '1',
+					spread(sh, '.1f') if on else '-',
+					spread(fh, '.1f') if on else '-',
+					spread(lent, '.0f') if on else '-'))
+				d_on = [x['deltas'] for x in rs]
+				if area == 'gcma' and on:
+					stored = sum(d.get('swap_stored', 0) for d in d_on)
+					failed = sum(d.get('swap_store_failed', 0) for d in d_on)
+					print('%-23s swap: %d stored, %d failed (%s), %d '
+					      'skipped for zswap, %d for a synchronous device;'
+					      ' file: %d stored, %d restored, %d not admitted'
+					      % ('', stored, failed,
+						 '%.1f %%' % (100.0 * failed / (stored + failed))
+						 if stored + failed else '-',
+						 sum(d.get('swap_zswap_skipped', 0) for d in d_on),
+						 sum(d.get('swap_synchronous_skipped', 0) for d in d_on),
+						 sum(d.get('file_stored', 0) for d in d_on),
+						 sum(d.get('file_restored', 0) for d in d_on),
+						 sum(d.get('file_not_admitted', 0) for d in d_on)))
+				if area == 'gcma' and lending == 'off':
+					for d in d_on:
+						if d.get('swap_stored') or d.get('file_stored'):
+							bad.append('swap on %s, %s load: GCMA stored '
+								   'copies with lending off' % (sw, w))
+							break
+				for x in rs:
+					lp = x['loop']
+					if area == 'gcma' and lp and lp.get('failed'):
+						bad.append('swap on %s, %s load, lending %s, '
+							   'repeat %d: %d of %d GCMA requests failed'
+							   % (sw, w, lending, x['repeat'],
+							      lp['failed'], lp['requests']))
+				out.append({'swap': sw, 'workload': w, 'area': area,
+					    'lending': lending, 'runs': rs,
+					    'anon_vs_off': ra, 'file_vs_off': rf,
+					    'swap_hit_pct': sh, 'file_hit_pct': fh})
+	loops = [x['loop'] for rs in runs.values() for x in rs if x['loop']]
+	if loops:
+		print()
+		for area in ('cma', 'gcma'):
+			ls = [lp for (a, _, _, _), rs in runs.items() if a == area
+			      for lp in (x['loop'] for x in rs) if lp]
+			if ls:
+				print('requests from the %s area meanwhile: %d, %d granted, '
+				      'avg %s us, max %s us' % (
+					area.upper(), sum(lp['requests'] for lp in ls),
+					sum(lp['ok'] for lp in ls),
+					fmt(median([lp['avg_us'] for lp in ls])),
+					fmt(max(lp['max_us'] for lp in ls))))
+	print('(anon pages/s: pages the anonymous workers checked and rewrote '
+	      'per second; file MiB/s: read and checked; vs off: against GCMA '
+	      'with lending off, the area as a plain reservation (same boot for '
+	      'lending on, repeat by repeat; each boot against each for the '
+	      'others), "within noise" when the range holds 1; hit%: loads '
+	      'from GCMA of all swap-ins, restores of all page-cache misses '
+	      'GCMA was asked for; lent%: area pages holding copies, average '
+	      'of 1 s samples; requests: avg is the median of the boots\' '
+	      'averages)')
+	print('(Under TCG the guest\'s CPU, and so every copy GCMA makes, is '
+	      'emulated, ten or more times slower than a board\'s, while the '
+	      'host serves the virtual disks at its own speed: the disks are '
+	      'throttled to %s to keep a read\'s cost near a board\'s '
+	      'relative to the CPU; README.md, "What TCG does to the figures")'
+	      % (settings.get('disk_limit') or 'nothing'))
+	return out
+
+
 def main():
 	if len(sys.argv) < 4:
 		sys.exit('usage: bench_report.py LOGS JSON PLOTDIR KEY=VALUE...')
 	logs, json_path, plotdir = sys.argv[1:4]
 	settings = dict(a.split('=', 1) for a in sys.argv[4:] if '=' in a)
 	boots = {}
-	for tag in ['latency', 'unpatched', 'cmaonly'] + ['cost-' + c[0] for c in COST_SETTINGS]:
+	repeats = int(settings.get('repeats', 3))
+	cost_tags = ['cost-gcma-%d' % r for r in range(1, repeats + 1)]
+	for area in ('none', 'cma'):
+		n = repeats if settings.get('full') == '1' else 1
+		cost_tags += ['cost-%s-%d' % (area, r) for r in range(1, n + 1)]
+	for tag in ['latency', 'unpatched', 'cmaonly'] + cost_tags:
 		r = parse(os.path.join(logs, 'results-bench-%s.txt' % tag))
 		if r:
 			boots[tag] = r
 	bad = []
-	expected = ['latency']
+	expected = ['latency'] if settings.get('latency', '1') == '1' else []
 	if settings.get('cost', '1') == '1':
-		expected += ['cost-' + c[0] for c in COST_SETTINGS]
+		expected += cost_tags
 	if settings.get('unpatched') == '1':
 		expected += ['unpatched', 'cmaonly']
 	bad += ['no results from the boot %s' % t for t in expected if t not in boots]
@@ -195,11 +377,19 @@ def main():
 				elif end.get('in_area', 0) < d['in_area']:
 					bad.append('%s: pinned pages left the CMA area' % tag)
 		elif tag.startswith('cost-'):
-			whens = {d.get('when') for d in r.get('STATS', [])}
-			if not {'ready', 'end'} <= whens:
-				bad.append('%s: counters not read at the start and the end' % tag)
-			if tag not in ('cost-none', 'cost-none_zram') and not r.get('LOOP'):
-				bad.append('%s: no figures from the requests meanwhile' % tag)
+			area = tag.split('-')[1]
+			for b in r.get('BGLOAD', []):
+				ph = b.get('phase')
+				whens = {d.get('when') for d in r.get('STATS', [])
+					 if d.get('phase') == ph}
+				if not {'begin', 'end'} <= whens:
+					bad.append('%s phase %s: counters not read at the '
+						   'start and the end' % (tag, ph))
+				if settings.get('cost_requests') == '1' and area != 'none' \
+				   and not [d for d in r.get('LOOP', [])
+							   if d.get('phase') == ph]:
+					bad.append('%s phase %s: no figures from the requests '
+						   'meanwhile' % (tag, ph))
 
 	lat = boots.get('latency', {})
 	for s in lat.get('SETTING', [])[:1]:
@@ -253,52 +443,8 @@ def main():
 		print('longest wait for a page in use since boot: %s us' % fmt(d['value']))
 	print()
 
-	print('[ 3. Cost to the rest of the system: the background load alone, '
-	      'per boot ]')
-	print('%-22s %10s %7s %9s %7s %9s %9s %12s' % (
-		'setting', 'anon pg/s', 'vs base', 'file MB/s', 'vs base',
-		'swap hit%', 'file hit%', 'area lent%'))
-	data['cost'] = []
-	for s, label, against in COST_SETTINGS:
-		base = (boots.get('cost-' + against, {}).get('BGLOAD') or [{}])[0]
-		r = boots.get('cost-' + s, {})
-		b = (r.get('BGLOAD') or [None])[0]
-		if not b:
-			print('%-22s no result' % label)
-			continue
-		d = deltas(r.get('STATS', []), 'ready', 'end')
-		swap_hit = file_hit = None
-		if s.startswith('gcma'):
-			swap_hit = hit(d, 'swap_loaded', 'pswpin')
-			file_hit = hit(d, 'file_restored', 'file_read_misses')
-		lent = '-'
-		if b.get('lent_avg_pct') is not None and isinstance(b.get('lent_avg_pct'), (int, float)):
-			lent = '%.0f (max %.0f)' % (b['lent_avg_pct'], b['lent_max_pct'])
-		print('%-22s %10s %7s %9s %7s %9s %9s %12s' % (
-			label, fmt(b['anon_pps']), ratio(b['anon_pps'], base.get('anon_pps')),
-			fmt(b['file_mibps'], '.1f'), ratio(b['file_mibps'], base.get('file_mibps')),
-			fmt(swap_hit, '.1f'), fmt(file_hit, '.1f'), lent))
-		fg = (r.get('LOOP') or [None])[0]
-		if s == 'gcma_swaponly' and d.get('file_stored'):
-			bad.append('%s: the file client stored %d pages while off'
-				   % (label, d['file_stored']))
-		data['cost'].append({'setting': s, 'baseline': against,
-				     'load': b, 'counter_deltas': d,
-				     'swap_hit_pct': swap_hit, 'file_hit_pct': file_hit,
-				     'foreground': fg})
-	for s, label, _ in COST_SETTINGS:
-		fg = (boots.get('cost-' + s, {}).get('LOOP') or [None])[0]
-		if fg:
-			print('  %s: meanwhile %d requests from the area, %d granted, avg %s us, max %s us'
-			      % (label, fg['requests'], fg['ok'], fmt(fg['avg_us']),
-				 fmt(fg['max_us'])))
-			if s.startswith('gcma') and fg['failed']:
-				bad.append('%s: %d GCMA requests failed' % (label, fg['failed']))
-	print('(anon pg/s: pages the anonymous workers checked and rewrote per '
-	      'second; file MB/s: MiB/s read and checked; vs base: against the '
-	      'no-area boot with the same swap device; hit%: loads from GCMA '
-	      'of all swap-ins, restores of all page-cache misses GCMA was asked '
-	      'for; lent%: area pages holding copies, avg and max of 1 s samples)')
+	data['cost'] = cost_report(boots, settings, bad)
+	print()
 
 	unp = boots.get('unpatched')
 	if unp:

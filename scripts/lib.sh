@@ -457,9 +457,20 @@ validate_settings() {
 		"seconds before a request with pinned pages is given up, 1 to 999"
 	_want GCMA_BENCH_PIN_STRIDE "${GCMA_BENCH_PIN_STRIDE:-1024}" '[1-9][0-9]{0,4}' \
 		"pages of the CMA area per pinned page, 1 to 99999"
-	_want GCMA_BENCH_LOAD_SECS "${GCMA_BENCH_LOAD_SECS:-60}" '[1-9][0-9]{1,3}' \
-		"seconds of background load in each cost boot, 10 to 9999"
-	for _s in GCMA_BENCH_COST GCMA_BENCH_UNPATCHED GCMA_BENCH_SWAP; do
+	_want GCMA_BENCH_LOAD_SECS "${GCMA_BENCH_LOAD_SECS:-15}" '[1-9][0-9]{0,3}' \
+		"seconds each cost phase measures, 1 to 9999"
+	_want GCMA_BENCH_WARMUP_SECS "${GCMA_BENCH_WARMUP_SECS:-20}" '[0-9]{1,4}' \
+		"seconds of load before a cost phase measures, 0 to 9999"
+	_want GCMA_BENCH_REPEATS "${GCMA_BENCH_REPEATS:-3}" '[1-9]' \
+		"boots of GCMA in the cost figures, 1 to 9"
+	_want GCMA_BENCH_REUSE_SKEW "${GCMA_BENCH_REUSE_SKEW:-0.5}" \
+		'0\.[0-9]{0,2}[1-9]|[1-3](\.[0-9]{1,3})?|4' \
+		"the reuse load's popularity exponent, above 0 and at most 4, e.g. 0.5"
+	_want GCMA_BENCH_DISK_LIMIT "${GCMA_BENCH_DISK_LIMIT-x=1}" \
+		'([a-z-]+=[0-9]+)(,[a-z-]+=[0-9]+)*|' \
+		"QEMU throttling options, e.g. bps-total=31457280,iops-total=2000, or empty (no limit)"
+	for _s in GCMA_BENCH_COST GCMA_BENCH_UNPATCHED GCMA_BENCH_SWAP \
+		  GCMA_BENCH_LATENCY GCMA_BENCH_FULL GCMA_BENCH_COST_REQUESTS; do
 		eval "_v=\${$_s:-}"
 		[ -z "$_v" ] || _want "$_s" "$_v" '[01]' "0 (skip) or 1 (run)"
 	done

@@ -13,7 +13,7 @@
 # console is on stdio instead.  The guest gets two virtio disks, made
 # afresh at every boot: /dev/vda, blank, 512 MiB, to swap on, and
 # /dev/vdb, an empty ext4 file system (1 GiB) for the file-cache tests
-# (mkfs.ext4, package e2fsprogs).  Exit status: 0 when the guest ended by
+# (mkfs.ext4, package e2fsprogs; GCMA_VM_EXT4_IMG keeps it instead).  Exit status: 0 when the guest ended by
 # itself, 1 on a timeout or a QEMU error.
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_VM_SILENCE
@@ -24,7 +24,12 @@
 # (the areas reserved at boot, default "cma=128M gcma=128M" on x86_64,
 # none on arm64 and arm, whose device trees have them; set and empty:
 # none),
-# GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024).
+# GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024), GCMA_VM_EXT4_IMG
+# (/dev/vdb's image: made on the first boot, kept for the next ones, which
+# find its files there; the caller removes it), GCMA_VM_DISK_LIMIT
+# (QEMU's throttling.* options, e.g. "bps-total=20971520,iops-total=500":
+# one budget the two disks share, as a board's swap and file system share
+# one flash chip; default none).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -49,9 +54,10 @@ watchdog="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=$CHECK/swap-$tag.img
-ext4=$CHECK/ext4-$tag.img
+ext4=${GCMA_VM_EXT4_IMG:-$CHECK/ext4-$tag.img}
 mkdir -p "$LOGS" "$CHECK"
-rm -f "$console" "$results" "$disk" "$ext4"
+rm -f "$console" "$results" "$disk"
+[ -n "${GCMA_VM_EXT4_IMG:-}" ] || rm -f "$ext4"
 # Sparse, and new at every boot: no state carries over between runs.
 truncate -s 512M "$disk" || die "cannot create $disk"
 # mkfs.ext4 lives in /sbin, which a user's PATH may lack.
@@ -63,10 +69,20 @@ done
 # Inode tables and journal are initialised here (as zero ranges: the
 # image stays mostly sparse), so that no ext4lazyinit thread writes to the
 # disk in the guest while the tests measure.
-if ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
+if [ -f "$ext4" ]; then
+	:	# GCMA_VM_EXT4_IMG's, from an earlier boot
+elif ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
    ! "$mkfs_ext4" -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$ext4"; then
 	rm -f "$ext4"
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
+fi
+# ",throttling.group=disks,throttling.bps-total=..." from "bps-total=...".
+throttle=
+if [ -n "${GCMA_VM_DISK_LIMIT:-}" ]; then
+	throttle=",throttling.group=disks"
+	for o in $(echo "$GCMA_VM_DISK_LIMIT" | tr ',' ' '); do
+		throttle="$throttle,throttling.$o"
+	done
 fi
 if [ "$GCMA_ARCH" != x86_64 ]; then
 	# virt: virtio-mmio disks (the last one given is /dev/vda), the
@@ -83,17 +99,17 @@ if [ "$GCMA_ARCH" != x86_64 ]; then
 		append="cma_test_areas=cma@98000000"
 	fi
 	areas=${GCMA_VM_AREAS-}
-	machine="-drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4"
+	machine="-drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4$throttle"
 	machine="$machine -device virtio-blk-device,drive=ext4"
-	machine="$machine -drive file=$disk,if=none,format=raw,cache=unsafe,id=swap"
+	machine="$machine -drive file=$disk,if=none,format=raw,cache=unsafe,id=swap$throttle"
 	machine="$machine -device virtio-blk-device,drive=swap"
 	machine="$machine -device virtio-serial-device -device virtconsole,chardev=results"
 	console_ports="-serial file:$console -chardev file,id=results,path=$results"
 	append="console=ttyAMA0 results_port=/dev/hvc0 $append"
 else
 	qemu_system=qemu-system-x86_64
-	machine="-drive file=$disk,if=virtio,format=raw,cache=unsafe"
-	machine="$machine -drive file=$ext4,if=virtio,format=raw,cache=unsafe"
+	machine="-drive file=$disk,if=virtio,format=raw,cache=unsafe$throttle"
+	machine="$machine -drive file=$ext4,if=virtio,format=raw,cache=unsafe$throttle"
 	console_ports="-serial file:$console -serial file:$results"
 	# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and
 	# the clock would fall back to 4 ms jiffies, useless for the benchmark.
