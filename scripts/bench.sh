@@ -66,7 +66,7 @@ pin_rounds=${GCMA_BENCH_PIN_ROUNDS:-4}
 timeout=${GCMA_BENCH_TIMEOUT:-5}
 stride=${GCMA_BENCH_PIN_STRIDE:-1024}
 load_secs=${GCMA_BENCH_LOAD_SECS:-15}
-warmup=${GCMA_BENCH_WARMUP_SECS:-20}
+warmup=${GCMA_BENCH_WARMUP_SECS:-15}
 repeats=${GCMA_BENCH_REPEATS:-3}
 full=${GCMA_BENCH_FULL:-0}
 # The cost boots' disks: one budget for both, a board's flash scaled to
@@ -137,6 +137,9 @@ progress() {
 # has a fallback) is counted, not a failure.
 fatal="$REPORT_RE|Out of memory"
 failed_boots=
+# Set around the cost boots only: the others get fresh, unthrottled disks.
+boot_ext4_img= boot_ext4_mib= boot_disk_limit=
+cost_boots=
 boot() {
 	_tag=bench-$1 _mem=$2
 	_file=$((${file_base:-$_mem} * 5 / 4))
@@ -146,7 +149,8 @@ boot() {
 	_tb=$(now)
 	_why=
 	if GCMA_VM_MEM=${_mem}M GCMA_VM_AREAS=$3 GCMA_VM_TIMEOUT=$4 \
-	   GCMA_VM_EXT4_MIB=${ext4_mib:-$((_file + 512))} \
+	   GCMA_VM_EXT4_MIB=${boot_ext4_mib:-$((_file + 512))} \
+	   GCMA_VM_EXT4_IMG=$boot_ext4_img GCMA_VM_DISK_LIMIT=$boot_disk_limit \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
 		_res=$(tr -d '\r' <"$LOGS/results-$_tag.txt")
@@ -214,16 +218,17 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 		esac
 		_ph=$(phases "$2" "$1")
 		_n=$(echo "$_ph" | tr , '\n' | wc -l)
-		ext4_mib=$((stream_mib + reuse_mib + 512)) \
-		GCMA_VM_EXT4_IMG=$cost_disk GCMA_VM_DISK_LIMIT=$disk_limit \
+		cost_boots="$cost_boots cost-$1-$2"
 		boot "cost-$1-$2" "$cost_mem" "$_areas" \
 			$(((warmup + load_secs + 120) * _n * 3 + 1800)) "$CHECK/bzImage" \
 			"bench_boot=cost bench_area=$1 bench_requests=$cost_requests bench_phases=$_ph bench_warmup=$warmup bench_load_secs=$load_secs bench_limit_mib=$limit_mib bench_reuse_anon_mib=$reuse_anon_mib bench_reuse_file_mib=$reuse_mib bench_reuse_skew=$reuse_skew"
 	}
 	# The two files of the loads are written once, by the first boot,
 	# on an image the others find them on.
-	cost_disk=$CHECK/ext4-bench-cost.img
-	rm -f "$cost_disk"
+	boot_ext4_img=$CHECK/ext4-bench-cost.img
+	boot_ext4_mib=$((stream_mib + reuse_mib + 512))
+	boot_disk_limit=$disk_limit
+	rm -f "$boot_ext4_img"
 	# GCMA repeated, its lending off and on in the same boot; the
 	# boots without a GCMA area between its repeats, once each
 	# (GCMA_BENCH_FULL=1: as many times as GCMA, in turn).
@@ -239,13 +244,15 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 			order=gcma
 			[ $r = 1 ] && order="gcma none"
 			[ $r = 2 ] && order="gcma cma"
+			[ "$repeats" = 1 ] && order="gcma none cma"
 		fi
 		for a in $order; do
 			cost "$a" "$r"
 		done
 		r=$((r + 1))
 	done
-	rm -f "$cost_disk"
+	rm -f "$boot_ext4_img"
+	boot_ext4_img= boot_ext4_mib= boot_disk_limit=
 fi
 if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
 	# Both without the GCMA area, whose memory the latency boot does not
@@ -277,9 +284,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	echo "# scale $scale: areas of $area, guest memory ${lat_mem} MiB (latency)" \
 		"and ${cost_mem} MiB (cost); $rounds rounds under load, $pin_rounds" \
 		"with pins (one per $stride pages, requests given up after ${timeout} s)"
-	echo "# cost boots: GCMA $repeats times, no area and CMA" \
-		"$([ "$full" = 1 ] && echo "$repeats times" || echo once)," \
-		"phases of ${warmup} s warm-up and ${load_secs} s measured;" \
+	echo "# cost boots:$cost_boots; phases of ${warmup} s warm-up and" \
+		"${load_secs} s measured, each load primed ${warmup} s first;" \
 		"files of $stream_mib MiB (stream) and $reuse_mib MiB (reuse, skew $reuse_skew);" \
 		"disks throttled to ${disk_limit:-nothing}"
 	echo
@@ -290,7 +296,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		pin_rounds=$pin_rounds timeout_s=$timeout pin_stride=$stride \
 		load_secs=$load_secs warmup_s=$warmup repeats=$repeats full=$full \
 		disk_limit="$disk_limit" stream_mib=$stream_mib reuse_mib=$reuse_mib \
-		reuse_skew=$reuse_skew cost_requests=$cost_requests cost="${GCMA_BENCH_COST:-1}" latency="${GCMA_BENCH_LATENCY:-1}" \
+		reuse_skew=$reuse_skew cost_requests=$cost_requests \
+		cost_boots="$cost_boots" cost="${GCMA_BENCH_COST:-1}" latency="${GCMA_BENCH_LATENCY:-1}" \
 		unpatched="${GCMA_BENCH_UNPATCHED:-0}" \
 		series="$(git -C "$CHECK_TREE" log -1 --format=%h)"
 	echo "report_rc=$?"

@@ -18,6 +18,7 @@ one that is missing is printed as "-".  Exits 1 when a result says data
 came back wrong or a GCMA request failed, 0 otherwise.
 """
 
+import glob
 import json
 import math
 import os
@@ -141,7 +142,7 @@ def hit(d, hits, misses):
 
 
 def median(xs):
-	xs = sorted(xs)
+	xs = sorted(x for x in xs if isinstance(x, (int, float)))
 	if not xs:
 		return None
 	n = len(xs)
@@ -169,6 +170,13 @@ def ratio_range(xs):
 	if len(xs) > 1 and min(xs) <= 1.0 <= max(xs):
 		return text + ' within noise'
 	return text
+
+
+def quot(a, b):
+	"""a / b, or None unless both are numbers and b is not 0."""
+	if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or not b:
+		return None
+	return a / b
 
 
 def phase_deltas(r, phase):
@@ -212,7 +220,7 @@ def cost_report(boots, settings, bad):
 			print()
 			print('swap on %s, %s load' % (
 				'the disk' if sw == 'vda' else 'zram', w))
-			print('%-19s %3s %22s %22s %14s %14s %10s %10s %8s' % (
+			print('%-19s %3s %22s %22s %29s %29s %10s %10s %8s' % (
 				'setting', 'n', 'anon pages/s', 'file MiB/s',
 				'anon vs off', 'file vs off', 'swap hit%',
 				'file hit%', 'lent%'))
@@ -230,23 +238,23 @@ def cost_report(boots, settings, bad):
 					# the ratio is taken repeat by repeat.
 					pair = [(x['load'], off_by_rep.get(x['repeat']))
 						for x in rs]
-					ra = [a['anon_pps'] / o['anon_pps'] for a, o in pair
-					      if o and o.get('anon_pps')]
-					rf = [a['file_mibps'] / o['file_mibps'] for a, o in pair
-					      if o and o.get('file_mibps')]
+					ra = [quot(a.get('anon_pps'), o.get('anon_pps'))
+					      for a, o in pair if o]
+					rf = [quot(a.get('file_mibps'), o.get('file_mibps'))
+					      for a, o in pair if o]
 				else:
 					# Other boots: every one against every lending-off
 					# run, so the range holds both boots' spread.
-					ra = [a / o['anon_pps'] for a in anon for o in
-					      off_by_rep.values() if o.get('anon_pps')]
-					rf = [f / o['file_mibps'] for f in fil for o in
-					      off_by_rep.values() if o.get('file_mibps')]
+					ra = [quot(a, o.get('anon_pps')) for a in anon
+					      for o in off_by_rep.values()]
+					rf = [quot(f, o.get('file_mibps')) for f in fil
+					      for o in off_by_rep.values()]
 				sh = [hit(x['deltas'], 'swap_loaded', 'pswpin') for x in rs]
 				fh = [hit(x['deltas'], 'file_restored', 'file_read_misses')
 				      for x in rs]
 				lent = [x['load'].get('lent_avg_pct') for x in rs]
 				on = lending == 'on'
-				print('%-19s %3d %22s %22s %14s %14s %10s %10s %8s' % (
+				print('%-19s %3d %22s %22s %29s %29s %10s %10s %8s' % (
 					label, len(rs), spread(anon, '.0f'),
 					spread(fil, '.1f'),
 					ratio_range(ra) if lending != 'off' else '1',
@@ -269,6 +277,16 @@ def cost_report(boots, settings, bad):
 						 sum(d.get('file_stored', 0) for d in d_on),
 						 sum(d.get('file_restored', 0) for d in d_on),
 						 sum(d.get('file_not_admitted', 0) for d in d_on)))
+				if area == 'gcma' and on:
+					for x in rs:
+						d = x['deltas']
+						if not any(d.get(k) for k in (
+							'swap_stored', 'swap_zswap_skipped',
+							'swap_synchronous_skipped',
+							'file_stored', 'file_not_admitted')):
+							bad.append('swap on %s, %s load, repeat %d: '
+								   'lending on, yet neither GCMA '
+								   'client saw a page' % (sw, w, x['repeat']))
 				if area == 'gcma' and lending == 'off':
 					for d in d_on:
 						if d.get('swap_stored') or d.get('file_stored'):
@@ -294,11 +312,13 @@ def cost_report(boots, settings, bad):
 			      for lp in (x['loop'] for x in rs) if lp]
 			if ls:
 				print('requests from the %s area meanwhile: %d, %d granted, '
-				      'avg %s us, max %s us' % (
+				      'avg %s us (median of the phases\'), max %s us' % (
 					area.upper(), sum(lp['requests'] for lp in ls),
 					sum(lp['ok'] for lp in ls),
 					fmt(median([lp['avg_us'] for lp in ls])),
-					fmt(max(lp['max_us'] for lp in ls))))
+					fmt(max([lp['max_us'] for lp in ls
+						 if isinstance(lp.get('max_us'), (int, float))],
+						default=None))))
 	print('(anon pages/s: pages the anonymous workers checked and rewrote '
 	      'per second; file MiB/s: read and checked; vs off: against GCMA '
 	      'with lending off, the area as a plain reservation (same boot for '
@@ -306,8 +326,7 @@ def cost_report(boots, settings, bad):
 	      'others), "within noise" when the range holds 1; hit%: loads '
 	      'from GCMA of all swap-ins, restores of all page-cache misses '
 	      'GCMA was asked for; lent%: area pages holding copies, average '
-	      'of 1 s samples; requests: avg is the median of the boots\' '
-	      'averages)')
+	      'of 1 s samples)')
 	print('(Under TCG the guest\'s CPU, and so every copy GCMA makes, is '
 	      'emulated, ten or more times slower than a board\'s, while the '
 	      'host serves the virtual disks at its own speed: the disks are '
@@ -323,11 +342,12 @@ def main():
 	logs, json_path, plotdir = sys.argv[1:4]
 	settings = dict(a.split('=', 1) for a in sys.argv[4:] if '=' in a)
 	boots = {}
-	repeats = int(settings.get('repeats', 3))
-	cost_tags = ['cost-gcma-%d' % r for r in range(1, repeats + 1)]
-	for area in ('none', 'cma'):
-		n = repeats if settings.get('full') == '1' else 1
-		cost_tags += ['cost-%s-%d' % (area, r) for r in range(1, n + 1)]
+	# The cost boots bench.sh made, in order; by their files without it.
+	cost_tags = settings.get('cost_boots', '').split()
+	if not cost_tags:
+		cost_tags = sorted(os.path.basename(f)[len('results-bench-'):-4]
+				   for f in glob.glob(os.path.join(
+					   logs, 'results-bench-cost-*.txt')))
 	for tag in ['latency', 'unpatched', 'cmaonly'] + cost_tags:
 		r = parse(os.path.join(logs, 'results-bench-%s.txt' % tag))
 		if r:
@@ -378,6 +398,11 @@ def main():
 					bad.append('%s: pinned pages left the CMA area' % tag)
 		elif tag.startswith('cost-'):
 			area = tag.split('-')[1]
+			phases = {d.get('phase') for d in r.get('BGLOAD', [])}
+			want = len(SWAPS) * len(WORKLOADS) * (2 if area == 'gcma' else 1)
+			if len(phases) != want:
+				bad.append('%s: figures of %d phases, not %d'
+					   % (tag, len(phases), want))
 			for b in r.get('BGLOAD', []):
 				ph = b.get('phase')
 				whens = {d.get('when') for d in r.get('STATS', [])
@@ -443,8 +468,9 @@ def main():
 		print('longest wait for a page in use since boot: %s us' % fmt(d['value']))
 	print()
 
-	data['cost'] = cost_report(boots, settings, bad)
-	print()
+	if settings.get('cost', '1') == '1':
+		data['cost'] = cost_report(boots, settings, bad)
+		print()
 
 	unp = boots.get('unpatched')
 	if unp:

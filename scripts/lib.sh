@@ -459,16 +459,18 @@ validate_settings() {
 		"pages of the CMA area per pinned page, 1 to 99999"
 	_want GCMA_BENCH_LOAD_SECS "${GCMA_BENCH_LOAD_SECS:-15}" '[1-9][0-9]{0,3}' \
 		"seconds each cost phase measures, 1 to 9999"
-	_want GCMA_BENCH_WARMUP_SECS "${GCMA_BENCH_WARMUP_SECS:-20}" '[0-9]{1,4}' \
+	_want GCMA_BENCH_WARMUP_SECS "${GCMA_BENCH_WARMUP_SECS:-15}" '[0-9]{1,4}' \
 		"seconds of load before a cost phase measures, 0 to 9999"
 	_want GCMA_BENCH_REPEATS "${GCMA_BENCH_REPEATS:-3}" '[1-9]' \
 		"boots of GCMA in the cost figures, 1 to 9"
-	_want GCMA_BENCH_REUSE_SKEW "${GCMA_BENCH_REUSE_SKEW:-0.5}" \
-		'0\.[0-9]{0,2}[1-9]|[1-3](\.[0-9]{1,3})?|4' \
+	# A number above 0 and at most 4: the regex only for one in range.
+	_skew=${GCMA_BENCH_REUSE_SKEW:-0.5}
+	_in_range=$(awk -v s="$_skew" 'BEGIN { if (s + 0 > 0 && s + 0 <= 4) print 1 }')
+	_want GCMA_BENCH_REUSE_SKEW "$_skew" "${_in_range:+[0-9]+(\.[0-9]+)?}" \
 		"the reuse load's popularity exponent, above 0 and at most 4, e.g. 0.5"
-	_want GCMA_BENCH_DISK_LIMIT "${GCMA_BENCH_DISK_LIMIT-x=1}" \
-		'([a-z-]+=[0-9]+)(,[a-z-]+=[0-9]+)*|' \
-		"QEMU throttling options, e.g. bps-total=31457280,iops-total=2000, or empty (no limit)"
+	_want GCMA_BENCH_DISK_LIMIT "${GCMA_BENCH_DISK_LIMIT-bps-total=1}" \
+		'((bps|iops)-(total|read|write)(-max)?=[0-9]+)(,(bps|iops)-(total|read|write)(-max)?=[0-9]+)*|' \
+		"QEMU throttling options (bps-total, iops-read, bps-write-max...), e.g. bps-total=31457280,iops-total=2000, or empty (no limit)"
 	for _s in GCMA_BENCH_COST GCMA_BENCH_UNPATCHED GCMA_BENCH_SWAP \
 		  GCMA_BENCH_LATENCY GCMA_BENCH_FULL GCMA_BENCH_COST_REQUESTS; do
 		eval "_v=\${$_s:-}"
