@@ -30,13 +30,18 @@
  * once and kept: a later run reuses it when its size is right.
  *
  * usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE
- *                -s FILE_MIB [-W SECONDS] [-z SKEW] [-g GCMA_AREA_DIR] [-n]
+ *                -s FILE_MIB [-W SECONDS] [-z SKEW] [-O OFFSET]
+ *                [-g GCMA_AREA_DIR] [-n]
  *   -d  seconds to measure; 0: until SIGTERM/SIGINT
  *   -W  seconds of load once all children are ready before the measurement
  *       starts (default 0), so that caches settle first
  *   -z  the reuse load: pages and file pieces chosen with Zipf-like
  *       popularity of exponent SKEW (0 < SKEW <= 4); without it, the
  *       streaming load
+ *   -O  the streaming reader's first byte (default 0; taken modulo the
+ *       file's size, rounded down to 256 KiB): where an earlier run's
+ *       stream_offset says it stopped, so that runs in a row read on as
+ *       one stream instead of finding the file's start still cached
  *   -a  anonymous MiB in all, split evenly over the workers (a multiple of -w)
  *   -w  anonymous workers, 1 to 16
  *   -l  memory.max of the workers' cgroup (CGROUP), MiB; below -a to swap
@@ -55,6 +60,7 @@
  *   BGLOAD seconds=.. workers=.. anon_mib=.. limit_mib=.. file_mib=..
  *     skew=.. warmup=.. anon_pages=.. anon_pps=.. file_read_mib=..
  *     file_mibps=.. errors=.. children_died=.. lent_avg_pct=.. lent_max_pct=..
+ *     stream_offset=..
  *                            one line at the end; lent_* are "-" without
  *                            -g or a readable sample
  * anon_pages and file_read_mib count the work done after the warm-up; skew
@@ -85,6 +91,7 @@
 #define MAX_MIB		(1L << 20)	/* 1 TiB: anything larger is a typo */
 #define MAX_FILE_MIB	(1L << 24)
 #define MAX_SECONDS	(1L << 24)
+#define MAX_OFFSET	((1L << 31) - 1)	/* bytes; wraps at the file's end */
 #define WRITE_CHUNK	(1 << 20)
 #define READ_CHUNK	(256 << 10)
 #define FLUSH_EVERY	8		/* pages visited between counter updates */
@@ -100,11 +107,13 @@
 struct slot {
 	uint64_t done;		/* pages visited (worker), bytes read (reader) */
 	uint64_t errors;	/* pages (worker) or words (reader) found wrong */
+	uint64_t offset;	/* the streaming reader's next byte */
 	uint32_t ready;		/* set up: its work counts from now on */
 } __attribute__((aligned(64)));
 
 static int seconds = -1, anon_mib = -1, workers = -1, limit_mib = -1;
 static int file_mib = -1, no_cgroup, warmup;
+static long long start_offset;		/* the streaming reader's first byte */
 static double skew;			/* 0: the streaming load */
 static const char *file, *gcma_dir;
 
@@ -211,7 +220,7 @@ static long read_long(const char *dir, const char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-W SECONDS] [-z SKEW] [-g GCMA_AREA_DIR] [-n]\n");
+	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-W SECONDS] [-z SKEW] [-O OFFSET] [-g GCMA_AREA_DIR] [-n]\n");
 	exit(2);
 }
 
@@ -441,7 +450,8 @@ static void anon_worker(int w)
 
 static void file_reader(void)
 {
-	uint64_t size = (uint64_t)file_mib << 20, off = 0, bytes = 0;
+	uint64_t size = (uint64_t)file_mib << 20, bytes = 0;
+	uint64_t off = (uint64_t)start_offset / READ_CHUNK * READ_CHUNK % size;
 	size_t words = READ_CHUNK / sizeof(uint64_t), got, j;
 	struct slot *slot = &slots[workers];
 	uint64_t errors = 0, *buf, diff, x = mix64(FILE_SEED) | 1;
@@ -462,6 +472,7 @@ static void file_reader(void)
 		fprintf(stderr, "bg_load: file reader: out of memory\n");
 		_exit(1);
 	}
+	__atomic_store_n(&slot->offset, off, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->ready, 1, __ATOMIC_RELEASE);
 
 	while (!stop) {
@@ -501,6 +512,7 @@ static void file_reader(void)
 		off += READ_CHUNK;
 		if (off == size)
 			off = 0;
+		__atomic_store_n(&slot->offset, off, __ATOMIC_RELAXED);
 		publish(slot, bytes, errors);
 	}
 	publish(slot, bytes, errors);
@@ -782,7 +794,7 @@ static void parse_args(int argc, char **argv)
 	struct stat st;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:nW:z:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:nW:z:O:")) != -1) {
 		switch (opt) {
 		case 'd':
 			seconds = parse_num(optarg, opt, 0, MAX_SECONDS);
@@ -813,6 +825,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'z':
 			skew = parse_skew(optarg);
+			break;
+		case 'O':
+			start_offset = parse_num(optarg, opt, 0, MAX_OFFSET);
 			break;
 		default:
 			usage();
@@ -944,12 +959,14 @@ int main(int argc, char **argv)
 	}
 	if (skew > 0)
 		snprintf(skew_str, sizeof(skew_str), "%g", skew);
-	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d skew=%s warmup=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s\n",
+	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d skew=%s warmup=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s stream_offset=%llu\n",
 	       secs, workers, anon_mib, limit_mib < 0 ? 0 : limit_mib,
 	       file_mib, skew_str, warmup, (unsigned long long)pages,
 	       secs > 0 ? pages / secs : 0, bytes / 1048576.0,
 	       secs > 0 ? bytes / 1048576.0 / secs : 0,
-	       (unsigned long long)errors, died, avg, max);
+	       (unsigned long long)errors, died, avg, max,
+	       (unsigned long long)__atomic_load_n(&slots[workers].offset,
+						   __ATOMIC_RELAXED));
 	if (errors)
 		return 3;
 	return died ? 1 : 0;
