@@ -391,7 +391,7 @@ cross_stage() {
 		"$initrd" >/dev/null; then
 		GCMA_ARCH=$_arch GCMA_KVM=0
 		export GCMA_ARCH GCMA_KVM
-		swap_plan=14 boot_tests "$_arch" "$_image"
+		swap_plan=16 boot_tests "$_arch" "$_image"
 		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
 		cross_console "$_arch"
 	else
@@ -1176,7 +1176,7 @@ echo "check: expected KUnit suites: $(echo $suites); kselftests:" \
 # where the 1 GiB guest would not put it unasked.
 if want test && [ -n "$test_built" ] && [ -n "$x86_boots" ]; then
 	stage "test boot"
-	swap_plan=14 boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
+	swap_plan=16 boot_tests test "$CHECK/bzImage" "gcma=128M,default,limit=512M"
 fi
 
 if want params && [ -n "$x86_boots" ]; then
