@@ -267,15 +267,18 @@ def cost_report(boots, settings, bad):
 					stored = sum(d.get('swap_stored', 0) for d in d_on)
 					failed = sum(d.get('swap_store_failed', 0) for d in d_on)
 					print('%-23s swap: %d stored, %d failed (%s), %d '
-					      'skipped for zswap, %d for a synchronous device;'
-					      ' file: %d stored, %d restored, %d not admitted'
+					      'evicted, %d skipped for zswap, %d for a '
+					      'synchronous device; file: %d stored, %d '
+					      'restored, %d evicted, %d not admitted'
 					      % ('', stored, failed,
 						 '%.1f %%' % (100.0 * failed / (stored + failed))
 						 if stored + failed else '-',
+						 sum(d.get('swap_evicted', 0) for d in d_on),
 						 sum(d.get('swap_zswap_skipped', 0) for d in d_on),
 						 sum(d.get('swap_synchronous_skipped', 0) for d in d_on),
 						 sum(d.get('file_stored', 0) for d in d_on),
 						 sum(d.get('file_restored', 0) for d in d_on),
+						 sum(d.get('file_evicted', 0) for d in d_on),
 						 sum(d.get('file_not_admitted', 0) for d in d_on)))
 				if area == 'gcma' and on:
 					for x in rs:
