@@ -391,7 +391,12 @@ cross_stage() {
 		"$initrd" >/dev/null; then
 		GCMA_ARCH=$_arch GCMA_KVM=0
 		export GCMA_ARCH GCMA_KVM
-		swap_plan=16 boot_tests "$_arch" "$_image"
+		# arm64 runs every test with init_on_free=1, where GCMA
+		# clears what clients left in a page at hand-over (x86_64's
+		# debug boot has init_on_alloc=1, which init_on_free voids).
+		_append=
+		[ "$_arch" = arm64 ] && _append=init_on_free=1
+		swap_plan=16 boot_tests "$_arch" "$_image" "$_append"
 		GCMA_ARCH=x86_64 GCMA_KVM=$x86_kvm
 		cross_console "$_arch"
 	else
@@ -997,7 +1002,7 @@ done
 
 # variant_build NAME SYMBOL...: the series' objects (series_objects) of
 # the top with the top's config ($top_obj: the debug one in a full run)
-# less each SYMBOL (and what depends on it), compiled in
+# less each SYMBOL (and what depends on it), plus each +SYMBOL, compiled in
 # build/check/obj-variant and checked against the top's symbols as in
 # c1: the stubs and hooks that such a config compiles instead, the first
 # thing a randconfig would try.  One object dir for all: make recompiles
@@ -1009,7 +1014,7 @@ variant_build() {
 	_vb_name=$1 _vb_t0=$(now)
 	shift
 	_vb_obj=$CHECK/obj-variant _vb_log=$LOGS/build-$_vb_name.log
-	_vb_what="build with$(printf ' %s=n' "$@")"
+	_vb_what="build with$(printf ' %s=n' "$@" | sed 's/ +\([A-Z0-9_]*\)=n/ \1=y/g')"
 	_vb_key=$(KCONFIG_EXTRA=$top_extra build_key "$CHECK_TREE" "$top" "variant $* $light_code $(
 		sed -n '/^variant_build()/,/^}/p' "$here/check.sh" | sha1sum)")
 	if [ -n "$_vb_key" ] && built_before "$_vb_key"; then
@@ -1021,17 +1026,23 @@ variant_build() {
 	rm -f "$_vb_obj/.config.old"
 	cp "$top_obj/.config" "$_vb_obj/.config"
 	for _s; do
-		"$CHECK_TREE/scripts/config" --file "$_vb_obj/.config" --disable "$_s"
+		case $_s in
+		+*) "$CHECK_TREE/scripts/config" --file "$_vb_obj/.config" --enable "${_s#+}" ;;
+		*) "$CHECK_TREE/scripts/config" --file "$_vb_obj/.config" --disable "$_s" ;;
+		esac
 	done
 	if ! kmake "$CHECK_TREE" "$_vb_obj" olddefconfig >"$_vb_log" 2>&1; then
 		fail "$_vb_what: olddefconfig failed (log: build/logs/${_vb_log##*/})"
 		return
 	fi
 	for _s; do
-		if grep -q "^CONFIG_$_s=" "$_vb_obj/.config"; then
-			fail "$_vb_what: CONFIG_$_s is still set after olddefconfig (selected?)"
-			return
-		fi
+		case $_s in
+		+*) grep -q "^CONFIG_${_s#+}=y" "$_vb_obj/.config" && continue
+		    fail "$_vb_what: CONFIG_${_s#+} is not set after olddefconfig (a dependency missing?)" ;;
+		*) grep -q "^CONFIG_$_s=" "$_vb_obj/.config" || continue
+		   fail "$_vb_what: CONFIG_$_s is still set after olddefconfig (selected?)" ;;
+		esac
+		return
 	done
 	if ! _vb_objs=$(series_objects "$CHECK_TREE" "$_vb_obj") || [ -z "$_vb_objs" ]; then
 		fail "$_vb_what: it builds none of the series' files"
@@ -1040,6 +1051,17 @@ variant_build() {
 	# shellcheck disable=SC2086 # one make target per object
 	if kmake "$CHECK_TREE" "$_vb_obj" $_vb_objs >>"$_vb_log" 2>&1; then
 		pass "$_vb_what: $(echo $_vb_objs | wc -w) objects compile ($(($(now) - _vb_t0))s)"
+		# A symbol turned on changes what the objects call (PREEMPT_RT's
+		# locks): the top's System.map cannot tell whether they link.
+		case " $* " in
+		*" +"*) _vb_link= ;;
+		*) _vb_link=yes ;;
+		esac
+		if [ -z "$_vb_link" ]; then
+			[ -n "$_vb_key" ] && mkdir -p "$GCMA_CACHE_DIR/builds" &&
+				touch "$GCMA_CACHE_DIR/builds/$_vb_key"
+			return
+		fi
 		# shellcheck disable=SC2086 # one argument per object
 		if symbol_uses "$_vb_obj" "$CHECK/symbols-$_vb_name" $_vb_objs; then
 			link_verdict "$_vb_what" "$CHECK/symbols-$_vb_name" "$_vb_key"
@@ -1052,11 +1074,14 @@ variant_build() {
 	fi
 }
 if want variants && [ -n "$top_built" ]; then
-	stage "builds with GCMA, CMA or a client off"
+	stage "builds with GCMA, CMA or a client off, and with PREEMPT_RT"
 	variant_build gcma-off GCMA
 	variant_build cma-off CMA
 	variant_build swap-client-off GCMA_SWAP
 	variant_build file-client-off GCMA_FILE
+	# x86_64 supports PREEMPT_RT; the clients are not built there.
+	variant_build preempt-rt +EXPERT +PREEMPT_RT PREEMPT_NONE \
+		PREEMPT_VOLUNTARY PREEMPT
 fi
 
 # e. kunit.py: the command a message of the series gives for its KUnit
