@@ -83,8 +83,8 @@ fi
 # The stages of a full run; GCMA_CHECK_STAGES runs some of them (the
 # top is always built), GCMA_CHECK_SCOPE=quick is "test", which a full
 # run leaves out: it boots the debug kernel instead.
-all_stages="checkpatch dt bisect w1 variants test params kunit-py arm64 arm debug"
-full_stages="checkpatch dt bisect w1 variants params kunit-py arm64 arm debug"
+all_stages="checkpatch dt bisect w1 variants test params hibernate kunit-py arm64 arm debug"
+full_stages="checkpatch dt bisect w1 variants params hibernate kunit-py arm64 arm debug"
 case $scope in
 quick) run_stages=test ;;
 full) run_stages=${GCMA_CHECK_STAGES:-$full_stages} ;;
@@ -306,6 +306,75 @@ boot_tests() {
 	fi
 	# Kept only after a failure, for a look at what the guest left.
 	[ "$nfail" -eq "$nfail_before" ] && rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
+}
+
+# hibernate_boot N MODE: boot N of hibernate_boots, on its disks; its
+# results, without carriage returns, in build/check/results-hibernate-N.txt.
+hibernate_boot() {
+	GCMA_VM_SWAP_IMG=$CHECK/hibernate-swap.img \
+	GCMA_VM_EXT4_IMG=$CHECK/hibernate-ext4.img \
+	GCMA_VM_AREAS="cma=32M gcma=128M,default,limit=512M" GCMA_VM_TIMEOUT=1800 \
+	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 resume=/dev/vda no_console_suspend" \
+		sh "$ROOT/scripts/qemu.sh" "$2" "$top_image" "$initrd" "hibernate-$1" \
+		2>"$LOGS/qemu-run-hibernate-$1.log"
+	_hb_rc=$?
+	[ $_hb_rc -eq 130 ] && { echo "check: interrupted"; exit 130; }
+	tr -d '\r' <"$LOGS/results-hibernate-$1.txt" >"$CHECK/results-hibernate-$1.txt" 2>/dev/null
+	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" \
+		"$LOGS/console-hibernate-$1.log" >"$LOGS/console-hibernate-$1.reports"
+	if [ $_hb_rc -ne 0 ]; then
+		fail "hibernation boot $1: $(boot_failure "$LOGS/console-hibernate-$1.log" "$LOGS/qemu-run-hibernate-$1.log")"
+		return 1
+	fi
+	if grep -qE "$splat" "$LOGS/console-hibernate-$1.reports"; then
+		fail "hibernation boot $1: kernel report (build/logs/console-hibernate-$1.log):"
+		grep -m 5 -E "$splat" "$LOGS/console-hibernate-$1.reports" | sed 's/^/    /'
+		return 1
+	fi
+	pass "hibernation boot $1: ended by itself, no kernel report"
+}
+
+# hibernate_boots: hibernate_test over two boots of the same disks: the
+# first makes three test images and hibernates, powering off; the second
+# resumes the image, and the test goes on there.  Its results are the
+# TAP lines of both boots, which its plan counts.
+hibernate_boots() {
+	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img"
+	hibernate_boot 1 hibernate || return
+	if ! grep -q '^# hibernating with' "$CHECK/results-hibernate-1.txt"; then
+		fail "hibernation boot 1: hibernate_test never hibernated (build/logs/results-hibernate-1.txt):"
+		tail -n 10 "$CHECK/results-hibernate-1.txt" | sed 's/^/    /'
+		return
+	fi
+	hibernate_boot 2 resume || return
+	_hb_out=$CHECK/results-hibernate.txt
+	cat "$CHECK/results-hibernate-1.txt" "$CHECK/results-hibernate-2.txt" >"$_hb_out"
+	if grep -q '^### HARNESS resume' "$_hb_out"; then
+		fail "hibernation boot 2: no image was resumed (build/logs/console-hibernate-2.log)"
+		return
+	fi
+	# The size of each image, as the kernel logged it.
+	echo "check: hibernation images: $(tr -d '\r' <"$LOGS/console-hibernate-1.log" |
+		sed -n 's/.*PM: hibernation: Need to copy \([0-9]*\) pages.*/\1/p' | tr '\n' ' ')pages"
+	grep -E '^(not )?ok [0-9]+' "$_hb_out" >"$CHECK/results-hibernate.tap"
+	while read -r _hb_line; do
+		_hb_desc=$(echo "$_hb_line" | sed -E 's/^(not )?ok [0-9]+ (- )?//')
+		case $_hb_line in
+		not*) fail "hibernate_test: $_hb_desc" ;;
+		*) pass "hibernate_test: $_hb_desc" ;;
+		esac
+	done <"$CHECK/results-hibernate.tap"
+	_hb_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$_hb_out" | head -n 1)
+	_hb_n=$(grep -cE '^(not )?ok [0-9]+' "$_hb_out")
+	if [ -z "$_hb_plan" ] || [ "$_hb_n" != "$_hb_plan" ]; then
+		fail "hibernate_test: $_hb_n results of a plan of ${_hb_plan:-none} (build/logs/results-hibernate-*.txt)"
+		grep '^#' "$_hb_out" | tail -n 10 | sed 's/^/    /'
+	elif ! grep -q '^### END hibernate_test rc=0' "$_hb_out"; then
+		fail "hibernate_test: $(grep -m1 '^### END hibernate_test' "$_hb_out" || echo 'it never ended')"
+	else
+		pass "hibernate_test: $_hb_n results over the two boots, as planned"
+		rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img"
+	fi
 }
 
 # param_boot NAME COUNT ERE VALUES: boot with the malformed gcma= VALUES
@@ -1185,7 +1254,7 @@ fi
 # g. boot: KUnit, kselftests, console ------------------------------------
 # The x86_64 boots; kunit.py and the ARM stages run without them.
 initrd=$CHECK/initramfs.cpio x86_boots=
-if ! want test && ! want params && ! want debug; then
+if ! want test && ! want params && ! want hibernate && ! want debug; then
 	:
 elif [ -z "$top_built" ]; then
 	fail "x86_64 boots: no kernel at the top of the series"
@@ -1220,6 +1289,11 @@ if want params && [ -n "$x86_boots" ]; then
 	param_boot outside-memory 1 'cannot reserve .* for gcma=' 'gcma=16M@0x100000000000'
 	param_boot misaligned 1 'cannot reserve .* for gcma=' 'gcma=16M@0x1001000,default'
 	param_boot larger-than-memory 1 'cannot reserve .* for gcma=' 'gcma=64G'
+fi
+
+if want hibernate && [ -n "$x86_boots" ]; then
+	stage "hibernation boots"
+	hibernate_boots
 fi
 
 # h. the tests under KASAN, UBSAN, lockdep, kmemleak and DEBUG_VM --------

@@ -6,7 +6,8 @@
 # areas.
 #
 # usage: scripts/qemu.sh MODE KERNEL INITRAMFS [TAG]
-#   MODE  test | bench | shell (passed to guest/init as harness=MODE)
+#   MODE  test | params | bench | hibernate | resume | shell (passed to
+#         guest/init as harness=MODE)
 #   TAG   names the logs (default: MODE)
 # The kernel console (ttyS0) goes to build/logs/console-TAG.log, the
 # guest's results (ttyS1) to build/logs/results-TAG.txt.  In shell mode the
@@ -26,7 +27,9 @@
 # none),
 # GCMA_VM_EXT4_MIB (the size of /dev/vdb, default 1024), GCMA_VM_EXT4_IMG
 # (/dev/vdb's image: made on the first boot, kept for the next ones, which
-# find its files there; the caller removes it), GCMA_VM_DISK_LIMIT
+# find its files there; the caller removes it), GCMA_VM_SWAP_IMG (the
+# same for /dev/vda: a hibernation image written there is resumed by the
+# next boot), GCMA_VM_DISK_LIMIT
 # (QEMU's throttling.* options, e.g. "bps-total=20971520,iops-total=500":
 # one budget the two disks share, as a board's swap and file system share
 # one flash chip; default none).
@@ -34,9 +37,9 @@ set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|params|bench|shell KERNEL INITRAMFS [TAG]"
+[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: $0 test|params|bench|hibernate|resume|shell KERNEL INITRAMFS [TAG]"
 mode=$1 kernel=$2 initrd=$3 tag=${4:-$1}
-case $mode in test|params|bench|shell) ;; *) die "unknown mode $mode" ;; esac
+case $mode in test|params|bench|hibernate|resume|shell) ;; *) die "unknown mode $mode" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 
@@ -53,13 +56,15 @@ watchdog="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 [ "${GCMA_KVM:-0}" = 1 ] && [ "$GCMA_ARCH" != x86_64 ] && die "GCMA_KVM=1 is for x86_64 guests only"
 console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
-disk=$CHECK/swap-$tag.img
+disk=${GCMA_VM_SWAP_IMG:-$CHECK/swap-$tag.img}
 ext4=${GCMA_VM_EXT4_IMG:-$CHECK/ext4-$tag.img}
 mkdir -p "$LOGS" "$CHECK"
-rm -f "$console" "$results" "$disk"
+rm -f "$console" "$results"
+[ -n "${GCMA_VM_SWAP_IMG:-}" ] || rm -f "$disk"
 [ -n "${GCMA_VM_EXT4_IMG:-}" ] || rm -f "$ext4"
-# Sparse, and new at every boot: no state carries over between runs.
-truncate -s 512M "$disk" || die "cannot create $disk"
+# Sparse, and new at every boot unless GCMA_VM_SWAP_IMG keeps it: no
+# state carries over between runs.
+[ -f "$disk" ] || truncate -s 512M "$disk" || die "cannot create $disk"
 # mkfs.ext4 lives in /sbin, which a user's PATH may lack.
 mkfs_ext4=
 for m in "$(command -v mkfs.ext4 2>/dev/null)" /sbin/mkfs.ext4 /usr/sbin/mkfs.ext4; do
