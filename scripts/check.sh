@@ -314,12 +314,12 @@ hibernate_boot() {
 	GCMA_VM_SWAP_IMG=$CHECK/hibernate-swap.img \
 	GCMA_VM_EXT4_IMG=$CHECK/hibernate-ext4.img \
 	GCMA_VM_AREAS="cma=32M gcma=128M,default,limit=512M" GCMA_VM_TIMEOUT=1800 \
-	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 resume=/dev/vda no_console_suspend" \
+	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 resume=/dev/vda no_console_suspend init_on_free=1" \
 		sh "$ROOT/scripts/qemu.sh" "$2" "$top_image" "$initrd" "hibernate-$1" \
 		2>"$LOGS/qemu-run-hibernate-$1.log"
 	_hb_rc=$?
 	[ $_hb_rc -eq 130 ] && { echo "check: interrupted"; exit 130; }
-	tr -d '\r' <"$LOGS/results-hibernate-$1.txt" >"$CHECK/results-hibernate-$1.txt" 2>/dev/null
+	tr -d '\r' 2>/dev/null <"$LOGS/results-hibernate-$1.txt" >"$CHECK/results-hibernate-$1.txt"
 	awk -v stop="$OTHER_REPORT_RE" -f "$ROOT/scripts/console_reports.awk" \
 		"$LOGS/console-hibernate-$1.log" >"$LOGS/console-hibernate-$1.reports"
 	if [ $_hb_rc -ne 0 ]; then
@@ -341,7 +341,8 @@ hibernate_boot() {
 hibernate_boots() {
 	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img"
 	hibernate_boot 1 hibernate || return
-	if ! grep -q '^# hibernating with' "$CHECK/results-hibernate-1.txt"; then
+	if ! grep -q '^# hibernating with' "$CHECK/results-hibernate-1.txt" ||
+	   grep -q '^Bail out!' "$CHECK/results-hibernate-1.txt"; then
 		fail "hibernation boot 1: hibernate_test never hibernated (build/logs/results-hibernate-1.txt):"
 		tail -n 10 "$CHECK/results-hibernate-1.txt" | sed 's/^/    /'
 		return
@@ -954,17 +955,21 @@ w1_check() (
 	# The base takes the top's config, less the symbols it lacks: a
 	# file that only the series' config fragments build (memory-failure.c
 	# under the KUnit fragment) must be built alike on both sides.
-	mkdir -p "$CHECK/obj-base-$_w1c_arch" &&
-		cp "$_w1c_obj/.config" "$CHECK/obj-base-$_w1c_arch/.config" &&
-		kmake "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" olddefconfig \
-			>"$LOGS/w1-config-base-$_w1c_arch.log" 2>&1 ||
-		{ warn "the base's config failed (log: build/logs/w1-config-base-$_w1c_arch.log)"; _w1c_ok=1; }
+	_w1c_base=1
+	mkdir -p "$CHECK/obj-base-$_w1c_arch" && {
+		cmp -s "$_w1c_obj/.config" "$CHECK/obj-base-$_w1c_arch/.config" ||
+		cp "$_w1c_obj/.config" "$CHECK/obj-base-$_w1c_arch/.config"
+	} && kmake "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" olddefconfig \
+		>"$LOGS/w1-config-base-$_w1c_arch.log" 2>&1 || {
+		warn "the base's config failed (log: build/logs/w1-config-base-$_w1c_arch.log)"
+		_w1c_ok=1 _w1c_base=
+	}
 	for _w1c_f; do
 		_w1c_key=$_w1c_arch-$(echo "$_w1c_f" | tr / _)
 		warnings "$CHECK_TREE" "$_w1c_obj" "$_w1c_f" "$LOGS/w1-top-$_w1c_key.log" \
 			>"$CHECK/w1-top-$_w1c_key" || _w1c_ok=1
 		: >"$CHECK/w1-base-$_w1c_key"
-		if [ -f "$BUILD/base/$_w1c_f" ]; then
+		if [ -n "$_w1c_base" ] && [ -f "$BUILD/base/$_w1c_f" ]; then
 			warnings "$BUILD/base" "$CHECK/obj-base-$_w1c_arch" "$_w1c_f" \
 				"$LOGS/w1-base-$_w1c_key.log" >"$CHECK/w1-base-$_w1c_key" || _w1c_ok=1
 		fi
