@@ -173,7 +173,7 @@ boot() {
 	wait "$_pw" 2>/dev/null
 	# The load's file makes each ext4 image take 1.25 times the guest's
 	# memory on the host's disk.
-	rm -f "$CHECK/ext4-$_tag.img" "$CHECK/swap-$_tag.img"
+	rm -f "$CHECK/ext4-$_tag.img" "$CHECK/swap-$_tag.img" "$CHECK/f2fs-$_tag.img"
 	if [ -n "$_why" ]; then
 		warn "boot $_tag failed: $_why"
 		failed_boots="$failed_boots $_tag"

@@ -305,7 +305,7 @@ boot_tests() {
 		pass "$tag kmemleak: no leak after the tests"
 	fi
 	# Kept only after a failure, for a look at what the guest left.
-	[ "$nfail" -eq "$nfail_before" ] && rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
+	[ "$nfail" -eq "$nfail_before" ] && rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img" "$CHECK/f2fs-$tag.img"
 }
 
 # hibernate_boot N MODE: boot N of hibernate_boots, on its disks; its
@@ -339,7 +339,7 @@ hibernate_boot() {
 # resumes the image, and the test goes on there.  Its results are the
 # TAP lines of both boots, which its plan counts.
 hibernate_boots() {
-	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img"
+	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK"/f2fs-hibernate-*.img
 	hibernate_boot 1 hibernate || return
 	if ! grep -q '^# hibernating with' "$CHECK/results-hibernate-1.txt" ||
 	   grep -q '^Bail out!' "$CHECK/results-hibernate-1.txt"; then
@@ -374,7 +374,7 @@ hibernate_boots() {
 		fail "hibernate_test: $(grep -m1 '^### END hibernate_test' "$_hb_out" || echo 'it never ended')"
 	else
 		pass "hibernate_test: $_hb_n results over the two boots, as planned"
-		rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img"
+		rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK"/f2fs-hibernate-*.img
 	fi
 }
 
@@ -416,7 +416,7 @@ param_boot() {
 		grep -nE -A2 "$splat" "$LOGS/console-$tag.reports" | head -20
 	else
 		pass "$tag: $values refused, boot went on: $(grep -m1 -E "$expect" "$_out")"
-		rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img"
+		rm -f "$CHECK/swap-$tag.img" "$CHECK/ext4-$tag.img" "$CHECK/f2fs-$tag.img"
 	fi
 }
 

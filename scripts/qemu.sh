@@ -11,11 +11,13 @@
 #   TAG   names the logs (default: MODE)
 # The kernel console (ttyS0) goes to build/logs/console-TAG.log, the
 # guest's results (ttyS1) to build/logs/results-TAG.txt.  In shell mode the
-# console is on stdio instead.  The guest gets two virtio disks, made
-# afresh at every boot: /dev/vda, blank, 512 MiB, to swap on, and
-# /dev/vdb, an empty ext4 file system (1 GiB) for the file-cache tests
-# (mkfs.ext4, package e2fsprogs; GCMA_VM_EXT4_IMG keeps it instead).  Exit status: 0 when the guest ended by
-# itself, 1 on a timeout or a QEMU error.
+# console is on stdio instead.  The guest gets three virtio disks, made
+# afresh at every boot: /dev/vda, blank, 512 MiB, to swap on; /dev/vdb,
+# an empty ext4 file system (1 GiB) for the file-cache tests (mkfs.ext4,
+# package e2fsprogs; GCMA_VM_EXT4_IMG keeps it instead); /dev/vdc, an
+# empty f2fs file system (512 MiB, with compression) for the same tests
+# (mkfs.f2fs, package f2fs-tools).  Exit status: 0 when the guest ended
+# by itself, 1 on a timeout or a QEMU error.
 #
 # Environment: GCMA_VM_TIMEOUT (seconds, default 1200), GCMA_VM_SILENCE
 # (seconds without output on either port before the guest is taken for
@@ -58,19 +60,26 @@ console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=${GCMA_VM_SWAP_IMG:-$CHECK/swap-$tag.img}
 ext4=${GCMA_VM_EXT4_IMG:-$CHECK/ext4-$tag.img}
+f2fs=$CHECK/f2fs-$tag.img
 mkdir -p "$LOGS" "$CHECK"
 rm -f "$console" "$results"
 [ -n "${GCMA_VM_SWAP_IMG:-}" ] || rm -f "$disk"
 [ -n "${GCMA_VM_EXT4_IMG:-}" ] || rm -f "$ext4"
+rm -f "$f2fs"
 # Sparse, and new at every boot unless GCMA_VM_SWAP_IMG keeps it: no
 # state carries over between runs.
 [ -f "$disk" ] || truncate -s 512M "$disk" || die "cannot create $disk"
-# mkfs.ext4 lives in /sbin, which a user's PATH may lack.
-mkfs_ext4=
-for m in "$(command -v mkfs.ext4 2>/dev/null)" /sbin/mkfs.ext4 /usr/sbin/mkfs.ext4; do
-	[ -n "$m" ] && [ -x "$m" ] && { mkfs_ext4=$m; break; }
-done
+# mkfs_tool NAME: the path of mkfs.NAME, which lives in /sbin or
+# /usr/sbin, which a user's PATH may lack; empty if there is none.
+mkfs_tool() {
+	for _m in "$(command -v "mkfs.$1" 2>/dev/null)" "/sbin/mkfs.$1" "/usr/sbin/mkfs.$1"; do
+		[ -n "$_m" ] && [ -x "$_m" ] && { echo "$_m"; return; }
+	done
+}
+mkfs_ext4=$(mkfs_tool ext4)
 [ -n "$mkfs_ext4" ] || die "mkfs.ext4 not found (package e2fsprogs; run 'make deps')"
+mkfs_f2fs=$(mkfs_tool f2fs)
+[ -n "$mkfs_f2fs" ] || die "mkfs.f2fs not found (package f2fs-tools; run 'make deps')"
 # Inode tables and journal are initialised here (as zero ranges: the
 # image stays mostly sparse), so that no ext4lazyinit thread writes to the
 # disk in the guest while the tests measure.
@@ -80,6 +89,12 @@ elif ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
    ! "$mkfs_ext4" -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$ext4"; then
 	rm -f "$ext4"
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
+fi
+# extra_attr and compression: file_test writes compressed files too.
+if ! truncate -s 512M "$f2fs" ||
+   ! "$mkfs_f2fs" -q -f -O extra_attr,compression "$f2fs" >/dev/null; then
+	rm -f "$f2fs"
+	die "cannot make an f2fs file system in $f2fs with $mkfs_f2fs"
 fi
 # ",throttling.group=disks,throttling.bps-total=..." from "bps-total=...".
 throttle=
@@ -104,7 +119,9 @@ if [ "$GCMA_ARCH" != x86_64 ]; then
 		append="cma_test_areas=cma@98000000"
 	fi
 	areas=${GCMA_VM_AREAS-}
-	machine="-drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4$throttle"
+	machine="-drive file=$f2fs,if=none,format=raw,cache=unsafe,id=f2fs$throttle"
+	machine="$machine -device virtio-blk-device,drive=f2fs"
+	machine="$machine -drive file=$ext4,if=none,format=raw,cache=unsafe,id=ext4$throttle"
 	machine="$machine -device virtio-blk-device,drive=ext4"
 	machine="$machine -drive file=$disk,if=none,format=raw,cache=unsafe,id=swap$throttle"
 	machine="$machine -device virtio-blk-device,drive=swap"
@@ -115,6 +132,7 @@ else
 	qemu_system=qemu-system-x86_64
 	machine="-drive file=$disk,if=virtio,format=raw,cache=unsafe$throttle"
 	machine="$machine -drive file=$ext4,if=virtio,format=raw,cache=unsafe$throttle"
+	machine="$machine -drive file=$f2fs,if=virtio,format=raw,cache=unsafe$throttle"
 	console_ports="-serial file:$console -serial file:$results"
 	# tsc=reliable: under TCG the jiffies watchdog misjudges the TSC and
 	# the clock would fall back to 4 ms jiffies, useless for the benchmark.
