@@ -313,6 +313,7 @@ boot_tests() {
 hibernate_boot() {
 	GCMA_VM_SWAP_IMG=$CHECK/hibernate-swap.img \
 	GCMA_VM_EXT4_IMG=$CHECK/hibernate-ext4.img \
+	GCMA_VM_F2FS_IMG=$CHECK/hibernate-f2fs.img \
 	GCMA_VM_AREAS="cma=32M gcma=128M,default,limit=512M" GCMA_VM_TIMEOUT=1800 \
 	GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 resume=/dev/vda no_console_suspend init_on_free=1" \
 		sh "$ROOT/scripts/qemu.sh" "$2" "$top_image" "$initrd" "hibernate-$1" \
@@ -339,7 +340,7 @@ hibernate_boot() {
 # resumes the image, and the test goes on there.  Its results are the
 # TAP lines of both boots, which its plan counts.
 hibernate_boots() {
-	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK"/f2fs-hibernate-*.img
+	rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK/hibernate-f2fs.img"
 	hibernate_boot 1 hibernate || return
 	if ! grep -q '^# hibernating with' "$CHECK/results-hibernate-1.txt" ||
 	   grep -q '^Bail out!' "$CHECK/results-hibernate-1.txt"; then
@@ -374,7 +375,7 @@ hibernate_boots() {
 		fail "hibernate_test: $(grep -m1 '^### END hibernate_test' "$_hb_out" || echo 'it never ended')"
 	else
 		pass "hibernate_test: $_hb_n results over the two boots, as planned"
-		rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK"/f2fs-hibernate-*.img
+		rm -f "$CHECK/hibernate-swap.img" "$CHECK/hibernate-ext4.img" "$CHECK/hibernate-f2fs.img"
 	fi
 }
 

@@ -31,7 +31,7 @@
 # (/dev/vdb's image: made on the first boot, kept for the next ones, which
 # find its files there; the caller removes it), GCMA_VM_SWAP_IMG (the
 # same for /dev/vda: a hibernation image written there is resumed by the
-# next boot), GCMA_VM_DISK_LIMIT
+# next boot), GCMA_VM_F2FS_IMG (the same for /dev/vdc), GCMA_VM_DISK_LIMIT
 # (QEMU's throttling.* options, e.g. "bps-total=20971520,iops-total=500":
 # one budget the two disks share, as a board's swap and file system share
 # one flash chip; default none).
@@ -60,12 +60,12 @@ console=$LOGS/console-$tag.log
 results=$LOGS/results-$tag.txt
 disk=${GCMA_VM_SWAP_IMG:-$CHECK/swap-$tag.img}
 ext4=${GCMA_VM_EXT4_IMG:-$CHECK/ext4-$tag.img}
-f2fs=$CHECK/f2fs-$tag.img
+f2fs=${GCMA_VM_F2FS_IMG:-$CHECK/f2fs-$tag.img}
 mkdir -p "$LOGS" "$CHECK"
 rm -f "$console" "$results"
 [ -n "${GCMA_VM_SWAP_IMG:-}" ] || rm -f "$disk"
 [ -n "${GCMA_VM_EXT4_IMG:-}" ] || rm -f "$ext4"
-rm -f "$f2fs"
+[ -n "${GCMA_VM_F2FS_IMG:-}" ] || rm -f "$f2fs"
 # Sparse, and new at every boot unless GCMA_VM_SWAP_IMG keeps it: no
 # state carries over between runs.
 [ -f "$disk" ] || truncate -s 512M "$disk" || die "cannot create $disk"
@@ -91,7 +91,9 @@ elif ! truncate -s "${GCMA_VM_EXT4_MIB:-1024}M" "$ext4" ||
 	die "cannot make an ext4 file system in $ext4 with $mkfs_ext4"
 fi
 # extra_attr and compression: file_test writes compressed files too.
-if ! truncate -s 512M "$f2fs" ||
+if [ -f "$f2fs" ]; then
+	:	# GCMA_VM_F2FS_IMG's, from an earlier boot
+elif ! truncate -s 512M "$f2fs" ||
    ! "$mkfs_f2fs" -q -f -O extra_attr,compression "$f2fs" >/dev/null; then
 	rm -f "$f2fs"
 	die "cannot make an f2fs file system in $f2fs with $mkfs_f2fs"
