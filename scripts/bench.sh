@@ -40,7 +40,8 @@
 # GCMA_BENCH_PIN_ROUNDS, GCMA_BENCH_TIMEOUT, GCMA_BENCH_PIN_STRIDE,
 # GCMA_BENCH_LOAD_SECS, GCMA_BENCH_WARMUP_SECS, GCMA_BENCH_REPEATS,
 # GCMA_BENCH_FULL, GCMA_BENCH_DISK_LIMIT, GCMA_BENCH_REUSE_SKEW,
-# GCMA_BENCH_COST_REQUESTS,
+# GCMA_BENCH_COST_REQUESTS, GCMA_BENCH_SWAPS, GCMA_BENCH_WORKLOADS,
+# GCMA_BENCH_F2FS,
 # GCMA_BENCH_LATENCY, GCMA_BENCH_COST, GCMA_BENCH_UNPATCHED,
 # GCMA_BENCH_SWAP, and those of scripts/qemu.sh.
 set -u
@@ -80,6 +81,12 @@ limit_mib=96
 reuse_anon_mib=$((limit_mib * 3 / 2))
 reuse_mib=$((cost_mem - area_mib / 2 - limit_mib - 64))
 reuse_skew=${GCMA_BENCH_REUSE_SKEW:-0.5}
+# The cost boots' swap devices and loads (a shorter run: fewer of them);
+# GCMA_BENCH_F2FS=1 adds the reuse load on f2fs (reuse-f2fs) with swap on
+# the disk, the same file on /dev/vdc instead of ext4's /dev/vdb.
+swaps=${GCMA_BENCH_SWAPS:-vda zram}
+workloads=${GCMA_BENCH_WORKLOADS:-stream reuse}
+[ "${GCMA_BENCH_F2FS:-0}" = 1 ] && workloads="$workloads reuse-f2fs"
 cost_requests=${GCMA_BENCH_COST_REQUESTS:-0}
 UNPATCHED_OBJ=$BUILD/obj-unpatched
 out=$LOGS/bench.txt
@@ -139,6 +146,7 @@ fatal="$REPORT_RE|Out of memory"
 failed_boots=
 # Set around the cost boots only: the others get fresh, unthrottled disks.
 boot_ext4_img= boot_ext4_mib= boot_disk_limit=
+boot_f2fs_img= boot_f2fs_mib=
 cost_boots=
 boot() {
 	_tag=bench-$1 _mem=$2
@@ -151,6 +159,7 @@ boot() {
 	if GCMA_VM_MEM=${_mem}M GCMA_VM_AREAS=$3 GCMA_VM_TIMEOUT=$4 \
 	   GCMA_VM_EXT4_MIB=${boot_ext4_mib:-$((_file + 512))} \
 	   GCMA_VM_EXT4_IMG=$boot_ext4_img GCMA_VM_DISK_LIMIT=$boot_disk_limit \
+	   GCMA_VM_F2FS_IMG=$boot_f2fs_img GCMA_VM_F2FS_MIB=${boot_f2fs_mib:-512} \
 	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
 		_res=$(tr -d '\r' <"$LOGS/results-$_tag.txt")
@@ -195,8 +204,10 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 	# neither always runs first.
 	phases() {
 		_i=$1 _list=
-		for _sw in vda zram; do
-			for _w in stream reuse; do
+		for _sw in $swaps; do
+			for _w in $workloads; do
+				# f2fs's reuse load: with swap on the disk only.
+				[ "$_w" = reuse-f2fs ] && [ "$_sw" != vda ] && continue
 				if [ "$2" != gcma ]; then
 					_list="$_list,$_sw.$_w.-"
 				elif [ $((_i % 2)) = 1 ]; then
@@ -229,6 +240,12 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 	boot_ext4_mib=$((stream_mib + reuse_mib + 512))
 	boot_disk_limit=$disk_limit
 	rm -f "$boot_ext4_img"
+	case " $workloads " in
+	*" reuse-f2fs "*)
+		boot_f2fs_img=$CHECK/f2fs-bench-cost.img
+		boot_f2fs_mib=$((reuse_mib + 512))
+		rm -f "$boot_f2fs_img" ;;
+	esac
 	# GCMA repeated, its lending off and on in the same boot; the
 	# boots without a GCMA area between its repeats, once each
 	# (GCMA_BENCH_FULL=1: as many times as GCMA, in turn).
@@ -251,8 +268,9 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 		done
 		r=$((r + 1))
 	done
-	rm -f "$boot_ext4_img"
+	rm -f "$boot_ext4_img" ${boot_f2fs_img:+"$boot_f2fs_img"}
 	boot_ext4_img= boot_ext4_mib= boot_disk_limit=
+	boot_f2fs_img= boot_f2fs_mib=
 fi
 if [ "${GCMA_BENCH_UNPATCHED:-0}" = 1 ]; then
 	# Both without the GCMA area, whose memory the latency boot does not
@@ -298,6 +316,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		disk_limit="$disk_limit" stream_mib=$stream_mib reuse_mib=$reuse_mib \
 		reuse_skew=$reuse_skew cost_requests=$cost_requests \
 		cost_boots="$cost_boots" cost="${GCMA_BENCH_COST:-1}" latency="${GCMA_BENCH_LATENCY:-1}" \
+		swaps="$swaps" workloads="$workloads" \
 		unpatched="${GCMA_BENCH_UNPATCHED:-0}" \
 		series="$(git -C "$CHECK_TREE" log -1 --format=%h)"
 	echo "report_rc=$?"

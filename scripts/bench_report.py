@@ -35,7 +35,8 @@ COST_SETTINGS = [
 	('gcma', 'on', 'GCMA, lending on'),
 ]
 SWAPS = ('vda', 'zram')
-WORKLOADS = ('stream', 'reuse')
+# reuse-f2fs: the reuse load on f2fs (GCMA_BENCH_F2FS=1), swap on the disk.
+WORKLOADS = ('stream', 'reuse', 'reuse-f2fs')
 # The result lines a boot of the latency kind (latency, unpatched,
 # cmaonly) must have.
 LAT_KINDS = ('SETTING', 'BGLOAD', 'LAT', 'PIN', 'PIN_END', 'STATS')
@@ -215,11 +216,18 @@ def cost_report(boots, settings, bad):
 	out = []
 	print('[ 3. Cost to the rest of the system: the background load alone; '
 	      'median [min-max] over the boots ]')
+	swaps = settings.get('swaps', ' '.join(SWAPS)).split()
+	workloads = settings.get('workloads', 'stream reuse').split()
 	for sw in SWAPS:
 		for w in WORKLOADS:
+			# Tables of the loads and devices the run asked for.
+			if sw not in swaps or w not in workloads or \
+			   (w == 'reuse-f2fs' and sw != 'vda'):
+				continue
 			print()
 			print('swap on %s, %s load' % (
-				'the disk' if sw == 'vda' else 'zram', w))
+				'the disk' if sw == 'vda' else 'zram',
+				'reuse (on f2fs)' if w == 'reuse-f2fs' else w))
 			print('%-19s %3s %22s %22s %29s %29s %10s %10s %8s' % (
 				'setting', 'n', 'anon pages/s', 'file MiB/s',
 				'anon vs off', 'file vs off', 'swap hit%',

@@ -471,8 +471,16 @@ validate_settings() {
 	_want GCMA_BENCH_DISK_LIMIT "${GCMA_BENCH_DISK_LIMIT-bps-total=1}" \
 		'((bps|iops)-(total|read|write)(-max)?=[0-9]+)(,(bps|iops)-(total|read|write)(-max)?=[0-9]+)*|' \
 		"QEMU throttling options (bps-total, iops-read, bps-write-max...), e.g. bps-total=31457280,iops-total=2000, or empty (no limit)"
+	_want GCMA_BENCH_SWAPS "${GCMA_BENCH_SWAPS:-vda zram}" \
+		'(vda|zram)( (vda|zram))?' "vda, zram or both, e.g. \"vda zram\""
+	_want GCMA_BENCH_WORKLOADS "${GCMA_BENCH_WORKLOADS:-stream reuse}" \
+		'(stream|reuse)( (stream|reuse))?' \
+		"stream, reuse or both, e.g. \"stream reuse\""
+	_want GCMA_VM_F2FS_MIB "${GCMA_VM_F2FS_MIB:-512}" '[1-9][0-9]*' \
+		"MiB, a whole number above 0"
 	for _s in GCMA_BENCH_COST GCMA_BENCH_UNPATCHED GCMA_BENCH_SWAP \
-		  GCMA_BENCH_LATENCY GCMA_BENCH_FULL GCMA_BENCH_COST_REQUESTS; do
+		  GCMA_BENCH_LATENCY GCMA_BENCH_FULL GCMA_BENCH_COST_REQUESTS \
+		  GCMA_BENCH_F2FS; do
 		eval "_v=\${$_s:-}"
 		[ -z "$_v" ] || _want "$_s" "$_v" '[01]' "0 (skip) or 1 (run)"
 	done

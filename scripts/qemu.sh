@@ -31,7 +31,8 @@
 # (/dev/vdb's image: made on the first boot, kept for the next ones, which
 # find its files there; the caller removes it), GCMA_VM_SWAP_IMG (the
 # same for /dev/vda: a hibernation image written there is resumed by the
-# next boot), GCMA_VM_F2FS_IMG (the same for /dev/vdc), GCMA_VM_DISK_LIMIT
+# next boot), GCMA_VM_F2FS_MIB and GCMA_VM_F2FS_IMG (the same for
+# /dev/vdc, default 512 MiB), GCMA_VM_DISK_LIMIT
 # (QEMU's throttling.* options, e.g. "bps-total=20971520,iops-total=500":
 # one budget the two disks share, as a board's swap and file system share
 # one flash chip; default none).
@@ -93,7 +94,7 @@ fi
 # extra_attr and compression: file_test writes compressed files too.
 if [ -f "$f2fs" ]; then
 	:	# GCMA_VM_F2FS_IMG's, from an earlier boot
-elif ! truncate -s 512M "$f2fs" ||
+elif ! truncate -s "${GCMA_VM_F2FS_MIB:-512}M" "$f2fs" ||
    ! "$mkfs_f2fs" -q -f -O extra_attr,compression "$f2fs" >/dev/null; then
 	rm -f "$f2fs"
 	die "cannot make an f2fs file system in $f2fs with $mkfs_f2fs"
