@@ -410,7 +410,12 @@ def main():
 		elif tag.startswith('cost-'):
 			area = tag.split('-')[1]
 			phases = {d.get('phase') for d in r.get('BGLOAD', [])}
-			want = len(SWAPS) * len(WORKLOADS) * (2 if area == 'gcma' else 1)
+			swaps = settings.get('swaps', ' '.join(SWAPS)).split()
+			loads = settings.get('workloads', 'stream reuse').split()
+			# reuse-f2fs: with swap on the disk only.
+			pairs = [(s, w) for s in swaps for w in loads
+				 if w != 'reuse-f2fs' or s == 'vda']
+			want = len(pairs) * (2 if area == 'gcma' else 1)
 			if len(phases) != want:
 				bad.append('%s: figures of %d phases, not %d'
 					   % (tag, len(phases), want))
