@@ -11,7 +11,7 @@ here=$(dirname "$0")
 # armhf, which are not installed but unpacked into build/deps/<arch>.
 pkgs="linux-source-6.12 build-essential git flex bison bc libelf-dev libssl-dev
 cpio busybox-static qemu-system-x86 ccache sparse python3 perl rsync kmod
-xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs f2fs-tools gnuplot-nox
+xz-utils dwarves binutils coreutils file python3-ply python3-git e2fsprogs f2fs-tools erofs-utils gnuplot-nox
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross dt-schema yamllint"
 foreign="arm64 armhf"

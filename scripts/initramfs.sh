@@ -73,6 +73,18 @@ if [ -f "$ksft/gcma/Makefile" ]; then
 fi
 echo "kselftests: $ntests"
 
+# file_test_erofs.sh's image, beside it: the files the tree's
+# erofs_tree.py writes, packed by mkfs.erofs (package erofs-utils).
+if [ -f "$ksft/gcma/erofs_tree.py" ] && [ -f "$stage/selftests/gcma/file_test_erofs.sh" ]; then
+	mkfs_erofs=$(command -v mkfs.erofs || echo /usr/bin/mkfs.erofs)
+	[ -x "$mkfs_erofs" ] || die "mkfs.erofs not found (package erofs-utils; run 'make deps')"
+	"$PYTHON" "$ksft/gcma/erofs_tree.py" "$work/erofs" >>"$log" 2>&1 &&
+	"$mkfs_erofs" --quiet -zlz4hc -T0 --all-root \
+		"$stage/selftests/gcma/erofs.img" "$work/erofs" >>"$log" 2>&1 ||
+		{ tail_log "$log"; die "cannot make file_test_erofs.sh's erofs image (log: $log)"; }
+	rm -rf "$work/erofs"
+fi
+
 # gen_init_cpio from the tree: no root needed for /dev/console, fixed mtimes.
 gcc -O2 -o "$work/gen_init_cpio" "$tree/usr/gen_init_cpio.c" >>"$log" 2>&1 ||
 	{ tail_log "$log"; die "cannot compile usr/gen_init_cpio.c"; }
