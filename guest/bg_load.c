@@ -31,7 +31,7 @@
  *
  * usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE
  *                -s FILE_MIB [-W SECONDS] [-z SKEW] [-O OFFSET]
- *                [-g GCMA_AREA_DIR] [-n]
+ *                [-g GCMA_AREA_DIR] [-n] [-p]
  *   -d  seconds to measure; 0: until SIGTERM/SIGINT
  *   -W  seconds of load once all children are ready before the measurement
  *       starts (default 0), so that caches settle first
@@ -52,6 +52,10 @@
  *       the share of the area lent out is sampled once a second
  *   -n  no cgroup, for a try on a host: the workers stay in the caller's
  *       cgroup and -l may be left out
+ *   -p  the reader on the last CPU, the workers on the others (at least
+ *       two CPUs): each side of the load keeps its CPUs, so that a cache
+ *       that speeds one up does not slow the other down by leaving it
+ *       less CPU time (reclaim by kswapd and kworkers still runs anywhere)
  * Needs root, cgroup v2 at /sys/fs/cgroup and, for -g, debugfs.
  *
  * Output (stdout):
@@ -60,9 +64,14 @@
  *   BGLOAD seconds=.. workers=.. anon_mib=.. limit_mib=.. file_mib=..
  *     skew=.. warmup=.. anon_pages=.. anon_pps=.. file_read_mib=..
  *     file_mibps=.. errors=.. children_died=.. lent_avg_pct=.. lent_max_pct=..
- *     stream_offset=..
+ *     stream_offset=.. anon_cpu_pct=.. file_cpu_pct=.. guest_busy_pct=..
  *                            one line at the end; lent_* are "-" without
  *                            -g or a readable sample
+ * anon_cpu_pct and file_cpu_pct are the CPU time the workers (together)
+ * and the reader used in the window, user and system, in percent of one
+ * CPU; guest_busy_pct is how busy all the guest's CPUs were (idle and
+ * iowait are not busy, steal is left out); "-" when /proc did not say, a
+ * child died or nothing was measured.
  * anon_pages and file_read_mib count the work done after the warm-up; skew
  * is "-" for the streaming load;
  * errors counts wrong data since the start (pages for the workers, 8-byte
@@ -70,9 +79,11 @@
  * Exit status: 0; 1 when setup failed or a child died; 2 on bad usage;
  * 3 when data came back wrong.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -112,7 +123,7 @@ struct slot {
 } __attribute__((aligned(64)));
 
 static int seconds = -1, anon_mib = -1, workers = -1, limit_mib = -1;
-static int file_mib = -1, no_cgroup, warmup;
+static int file_mib = -1, no_cgroup, warmup, pin_cpus;
 static long long start_offset;		/* the streaming reader's first byte */
 static double skew;			/* 0: the streaming load */
 static const char *file, *gcma_dir;
@@ -220,7 +231,7 @@ static long read_long(const char *dir, const char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-W SECONDS] [-z SKEW] [-O OFFSET] [-g GCMA_AREA_DIR] [-n]\n");
+	fprintf(stderr, "usage: bg_load -d SECONDS -a ANON_MIB -w WORKERS -l LIMIT_MIB -f FILE -s FILE_MIB [-W SECONDS] [-z SKEW] [-O OFFSET] [-g GCMA_AREA_DIR] [-n] [-p]\n");
 	exit(2);
 }
 
@@ -591,6 +602,27 @@ static uint64_t total_errors(void)
 	return errors;
 }
 
+/* With -p: child @i to its CPUs (the reader is child @workers). */
+static void pin_child(int i)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long cpu;
+
+	if (!pin_cpus)
+		return;
+	CPU_ZERO(&set);
+	if (i == workers)
+		CPU_SET(cpus - 1, &set);
+	for (cpu = 0; i < workers && cpu < cpus - 1; cpu++)
+		CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "bg_load: cannot bind child %d to its CPUs: %s\n",
+			i, strerror(errno));
+		_exit(1);
+	}
+}
+
 static int start_children(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -610,6 +642,7 @@ static int start_children(void)
 
 		if (!pid) {
 			signal(SIGINT, SIG_IGN);
+			pin_child(i);
 			if (i < workers)
 				anon_worker(i);
 			file_reader();
@@ -766,6 +799,61 @@ static int setup_cgroup(void)
 	return 0;
 }
 
+/*
+ * CPU seconds a child has used so far, user and system (reclaim and
+ * copies in its own context count), from /proc/PID/stat; -1 if unreadable.
+ */
+static double cpu_s(pid_t pid)
+{
+	unsigned long long utime, stime;
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* The name may hold spaces and parentheses: fields follow the last. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return -1;
+	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * The whole guest's busy and total CPU time so far (all CPUs, seconds),
+ * from /proc/stat's first line: busy is all but idle, iowait and steal
+ * (time a hypervisor gave to others, which is in neither); -1 if
+ * unreadable.
+ */
+static int guest_cpu_s(double *busy, double *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n, i;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 5)
+		return -1;
+	for (i = 0, *total = 0; i < 7; i++)
+		*total += v[i];
+	*busy = *total - v[3] - v[4];
+	*busy /= sysconf(_SC_CLK_TCK);
+	*total /= sysconf(_SC_CLK_TCK);
+	return 0;
+}
+
 /* The share of the GCMA area lent out, percent; -1 if unreadable. */
 static double lent_pct(void)
 {
@@ -794,7 +882,7 @@ static void parse_args(int argc, char **argv)
 	struct stat st;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:nW:z:O:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:a:w:l:f:s:g:npW:z:O:")) != -1) {
 		switch (opt) {
 		case 'd':
 			seconds = parse_num(optarg, opt, 0, MAX_SECONDS);
@@ -819,6 +907,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'n':
 			no_cgroup = 1;
+			break;
+		case 'p':
+			pin_cpus = 1;
 			break;
 		case 'W':
 			warmup = parse_num(optarg, opt, 0, MAX_SECONDS);
@@ -849,6 +940,8 @@ static void parse_args(int argc, char **argv)
 		bad_usage("-s is missing");
 	if (!stat(file, &st) && !S_ISREG(st.st_mode))
 		bad_usage("-f %s: not a regular file", file);
+	if (pin_cpus && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		bad_usage("-p needs two CPUs at least");
 	if (anon_mib % workers)
 		bad_usage("-a %d is not a multiple of -w %d", anon_mib, workers);
 	if (gcma_dir && (strlen(gcma_dir) > 256 ||
@@ -866,7 +959,12 @@ int main(int argc, char **argv)
 	uint64_t start[MAX_WORKERS + 1], end[MAX_WORKERS + 1];
 	uint64_t pages = 0, bytes = 0, errors;
 	double t0, t1, next, secs, pct, lent_sum = 0, lent_max = 0;
+	double cpu0[MAX_WORKERS + 1], cpu1[MAX_WORKERS + 1];
+	double busy0 = -1, total0 = -1, busy1 = -1, total1 = -1;
 	char avg[16] = "-", max[16] = "-", skew_str[16] = "-";
+	char anon_cpu[16] = "-", file_cpu[16] = "-", guest_busy[16] = "-";
+	double anon_cpu_s = 0;
+	int cpu_known = 1;
 	int i, tick, died = 0, lent_n = 0;
 
 	parse_args(argc, argv);
@@ -907,8 +1005,11 @@ int main(int argc, char **argv)
 		sleep_until(now_s() + 1 < t0 ? now_s() + 1 : t0);
 		died += reap(0, 0);
 	}
-	for (i = 0; i < nchildren; i++)
+	for (i = 0; i < nchildren; i++) {
 		start[i] = __atomic_load_n(&slots[i].done, __ATOMIC_RELAXED);
+		cpu0[i] = pids[i] ? cpu_s(pids[i]) : -1;
+	}
+	guest_cpu_s(&busy0, &total0);
 
 	for (tick = 1; !stop; tick++) {
 		next = t0 + tick;
@@ -939,8 +1040,13 @@ int main(int argc, char **argv)
 	t1 = now_s();
 	if (t1 < t0)
 		t0 = t1;	/* stopped in the warm-up: nothing measured */
-	for (i = 0; i < nchildren; i++)
+	for (i = 0; i < nchildren; i++) {
 		end[i] = __atomic_load_n(&slots[i].done, __ATOMIC_RELAXED);
+		cpu1[i] = pids[i] ? cpu_s(pids[i]) : -1;
+		if (cpu0[i] < 0 || cpu1[i] < 0)
+			cpu_known = 0;
+	}
+	guest_cpu_s(&busy1, &total1);
 	died += stop_children();
 	if (!no_cgroup)
 		rmdir(CGROUP);
@@ -959,14 +1065,30 @@ int main(int argc, char **argv)
 	}
 	if (skew > 0)
 		snprintf(skew_str, sizeof(skew_str), "%g", skew);
-	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d skew=%s warmup=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s stream_offset=%llu\n",
+	/*
+	 * What each side of the load had of the CPUs: a load that waits on
+	 * the disk uses little, one that hits caches competes for them.
+	 */
+	if (cpu_known && secs > 0) {
+		for (i = 0; i < workers; i++)
+			anon_cpu_s += cpu1[i] - cpu0[i];
+		snprintf(anon_cpu, sizeof(anon_cpu), "%.1f",
+			 100 * anon_cpu_s / secs);
+		snprintf(file_cpu, sizeof(file_cpu), "%.1f",
+			 100 * (cpu1[workers] - cpu0[workers]) / secs);
+	}
+	if (secs > 0 && busy0 >= 0 && busy1 >= 0 && total1 > total0)
+		snprintf(guest_busy, sizeof(guest_busy), "%.1f",
+			 100 * (busy1 - busy0) / (total1 - total0));
+	printf("BGLOAD seconds=%.1f workers=%d anon_mib=%d limit_mib=%d file_mib=%d skew=%s warmup=%d anon_pages=%llu anon_pps=%.1f file_read_mib=%.1f file_mibps=%.2f errors=%llu children_died=%d lent_avg_pct=%s lent_max_pct=%s stream_offset=%llu anon_cpu_pct=%s file_cpu_pct=%s guest_busy_pct=%s\n",
 	       secs, workers, anon_mib, limit_mib < 0 ? 0 : limit_mib,
 	       file_mib, skew_str, warmup, (unsigned long long)pages,
 	       secs > 0 ? pages / secs : 0, bytes / 1048576.0,
 	       secs > 0 ? bytes / 1048576.0 / secs : 0,
 	       (unsigned long long)errors, died, avg, max,
 	       (unsigned long long)__atomic_load_n(&slots[workers].offset,
-						   __ATOMIC_RELAXED));
+						   __ATOMIC_RELAXED),
+	       anon_cpu, file_cpu, guest_busy);
 	if (errors)
 		return 3;
 	return died ? 1 : 0;

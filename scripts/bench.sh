@@ -41,7 +41,7 @@
 # GCMA_BENCH_LOAD_SECS, GCMA_BENCH_WARMUP_SECS, GCMA_BENCH_REPEATS,
 # GCMA_BENCH_FULL, GCMA_BENCH_DISK_LIMIT, GCMA_BENCH_REUSE_SKEW,
 # GCMA_BENCH_COST_REQUESTS, GCMA_BENCH_SWAPS, GCMA_BENCH_WORKLOADS,
-# GCMA_BENCH_F2FS,
+# GCMA_BENCH_F2FS, GCMA_BENCH_PIN_LOADS,
 # GCMA_BENCH_LATENCY, GCMA_BENCH_COST, GCMA_BENCH_UNPATCHED,
 # GCMA_BENCH_SWAP, and those of scripts/qemu.sh.
 set -u
@@ -88,6 +88,19 @@ swaps=${GCMA_BENCH_SWAPS:-vda zram}
 workloads=${GCMA_BENCH_WORKLOADS:-stream reuse}
 [ "${GCMA_BENCH_F2FS:-0}" = 1 ] && workloads="$workloads reuse-f2fs"
 cost_requests=${GCMA_BENCH_COST_REQUESTS:-0}
+# The cost boots' reader on the guest's last CPU, the workers on the
+# others (bg_load -p; GCMA_BENCH_PIN_LOADS=0: sharing them all): with the
+# CPUs shared, lending's speed-up of the workers (swap-ins from memory
+# instead of the disk) took the reader's CPU time, and its figure
+# measured how the scheduler split the CPUs, not what its hits gave it.
+pin_loads=${GCMA_BENCH_PIN_LOADS:-1}
+pin_words="reader and workers sharing the CPUs"
+[ "$pin_loads" = 1 ] && [ "${GCMA_VM_SMP:-2}" -ge 2 ] &&
+	pin_words="the reader on a CPU of its own, the workers on the others"
+# Under TCG only (README.md, "What TCG does to the figures"): with KVM the
+# host's CPU has fast string moves, and copy_mc_to_kernel() uses them.
+mce_recovery=mce=recovery
+[ "${GCMA_KVM:-0}" = 1 ] && mce_recovery=
 UNPATCHED_OBJ=$BUILD/obj-unpatched
 out=$LOGS/bench.txt
 rm -f "$out" "$LOGS"/results-bench-*.txt "$LOGS/bench.json" "$LOGS"/bench-latency.*
@@ -136,6 +149,10 @@ progress() {
 # guest's memory (or $file_base MiB, when set), on an ext4 disk that
 # holds it.  The KUnit suites built into the kernel do not run
 # (kunit.enable=0): they are make check's, and would run into the load.
+# mce=recovery (TCG): copy_mc_to_kernel(), which GCMA's copies and
+# migration use, copies eight bytes at a time (copy_mc_fragile()) instead
+# of the inlined rep movsb that TCG runs a byte at a time on a CPU
+# without ERMS (README.md, "What TCG does to the figures").
 # A boot fails when the guest does not end by itself, when
 # guest/bench_run does not end with status 0, or when the kernel reports
 # a panic, BUG, oops, warning, OOM kill, lockup or stall (less the
@@ -160,7 +177,7 @@ boot() {
 	   GCMA_VM_EXT4_MIB=${boot_ext4_mib:-$((_file + 512))} \
 	   GCMA_VM_EXT4_IMG=$boot_ext4_img GCMA_VM_DISK_LIMIT=$boot_disk_limit \
 	   GCMA_VM_F2FS_IMG=$boot_f2fs_img GCMA_VM_F2FS_MIB=${boot_f2fs_mib:-512} \
-	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 bench_file_mib=$_file $6" \
+	   GCMA_VM_APPEND="${GCMA_VM_APPEND:-} kunit.enable=0 $mce_recovery bench_file_mib=$_file $6" \
 	   sh "$here/qemu.sh" bench "$5" "$CHECK/initramfs.cpio" "$_tag"; then
 		_res=$(tr -d '\r' <"$LOGS/results-$_tag.txt")
 		_missing=$(echo "${7:-### BENCH_DONE rc=0}" | tr ';' '\n' |
@@ -232,7 +249,7 @@ if [ "${GCMA_BENCH_COST:-1}" = 1 ]; then
 		cost_boots="$cost_boots cost-$1-$2"
 		boot "cost-$1-$2" "$cost_mem" "$_areas" \
 			$(((warmup + load_secs + 120) * _n * 3 + 1800)) "$CHECK/bzImage" \
-			"bench_boot=cost bench_area=$1 bench_requests=$cost_requests bench_phases=$_ph bench_warmup=$warmup bench_load_secs=$load_secs bench_limit_mib=$limit_mib bench_reuse_anon_mib=$reuse_anon_mib bench_reuse_file_mib=$reuse_mib bench_reuse_skew=$reuse_skew"
+			"bench_boot=cost bench_area=$1 bench_requests=$cost_requests bench_pin_loads=$pin_loads bench_phases=$_ph bench_warmup=$warmup bench_load_secs=$load_secs bench_limit_mib=$limit_mib bench_reuse_anon_mib=$reuse_anon_mib bench_reuse_file_mib=$reuse_mib bench_reuse_skew=$reuse_skew"
 	}
 	# The two files of the loads are written once, by the first boot,
 	# on an image the others find them on.
@@ -305,7 +322,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	echo "# cost boots:$cost_boots; phases of ${warmup} s warm-up and" \
 		"${load_secs} s measured, each load primed ${warmup} s first;" \
 		"files of $stream_mib MiB (stream) and $reuse_mib MiB (reuse, skew $reuse_skew);" \
-		"disks throttled to ${disk_limit:-nothing}"
+		"disks throttled to ${disk_limit:-nothing}; $pin_words"
 	echo
 	$PYTHON -B "$here/bench_report.py" "$LOGS" "$LOGS/bench.json" "$LOGS" \
 		base="$base_line" host_cpus="$(nproc)" host_cpu="$cpu" accel=$accel \
@@ -314,7 +331,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		pin_rounds=$pin_rounds timeout_s=$timeout pin_stride=$stride \
 		load_secs=$load_secs warmup_s=$warmup repeats=$repeats full=$full \
 		disk_limit="$disk_limit" stream_mib=$stream_mib reuse_mib=$reuse_mib \
-		reuse_skew=$reuse_skew cost_requests=$cost_requests \
+		reuse_skew=$reuse_skew cost_requests=$cost_requests pin_loads=$pin_loads \
 		cost_boots="$cost_boots" cost="${GCMA_BENCH_COST:-1}" latency="${GCMA_BENCH_LATENCY:-1}" \
 		swaps="$swaps" workloads="$workloads" \
 		unpatched="${GCMA_BENCH_UNPATCHED:-0}" \

@@ -270,6 +270,13 @@ def cost_report(boots, settings, bad):
 					spread(sh, '.1f') if on else '-',
 					spread(fh, '.1f') if on else '-',
 					spread(lent, '.0f') if on else '-'))
+				cpu = [[x['load'].get(k) for x in rs] for k in (
+					'anon_cpu_pct', 'file_cpu_pct', 'guest_busy_pct')]
+				if any(isinstance(v, (int, float)) for c in cpu for v in c):
+					print('%-23s CPU time, %% of one CPU: workers %s, '
+					      'reader %s; the guest\'s CPUs %s %% busy' % (
+						'', spread(cpu[0], '.0f'),
+						spread(cpu[1], '.0f'), spread(cpu[2], '.0f')))
 				d_on = [x['deltas'] for x in rs]
 				if area == 'gcma' and on:
 					stored = sum(d.get('swap_stored', 0) for d in d_on)

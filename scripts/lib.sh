@@ -484,6 +484,8 @@ validate_settings() {
 		eval "_v=\${$_s:-}"
 		[ -z "$_v" ] || _want "$_s" "$_v" '[01]' "0 (skip) or 1 (run)"
 	done
+	_want GCMA_BENCH_PIN_LOADS "${GCMA_BENCH_PIN_LOADS:-1}" '[01]' \
+		"0 (the load's processes share the CPUs) or 1 (the reader on a CPU of its own)"
 	_want GCMA_RUN_TREE "${GCMA_RUN_TREE:-patches}" 'patches|linux' \
 		"linux (boot build/linux) or unset (boot patches/)"
 	if [ "${GCMA_KVM:-0}" = 1 ] && [ ! -w /dev/kvm ]; then
