@@ -210,6 +210,28 @@ def cost_runs(boots):
 	return runs
 
 
+def disk_traffic(rs):
+	"""What the virtual disks moved over a setting's measured windows:
+	read, written and both in MiB/s, and swap-outs per anonymous page
+	the workers checked, each as median [min-max]; None without the
+	figures.  On a throttled disk shared by swap and files, these tell a
+	reader slowed by GCMA from one slowed by the workers doing more."""
+	rd, wr, both, per_page = [], [], [], []
+	for x in rs:
+		d, secs = x['deltas'], x['load'].get('seconds')
+		if 'disk_read_kib' not in d or not isinstance(secs, (int, float)) \
+		   or secs <= 0:
+			continue
+		rd.append(d['disk_read_kib'] / 1024.0 / secs)
+		wr.append(d['disk_written_kib'] / 1024.0 / secs)
+		both.append(rd[-1] + wr[-1])
+		per_page.append(quot(d.get('pswpout'), x['load'].get('anon_pages')))
+	if not rd:
+		return None
+	return (spread(rd, '.1f'), spread(wr, '.1f'), spread(both, '.1f'),
+		spread(per_page, '.2f'))
+
+
 def cost_report(boots, settings, bad):
 	"""Prints section 3 from the cost boots; returns its data."""
 	runs = cost_runs(boots)
@@ -277,6 +299,11 @@ def cost_report(boots, settings, bad):
 					      'reader %s; the guest\'s CPUs %s %% busy' % (
 						'', spread(cpu[0], '.0f'),
 						spread(cpu[1], '.0f'), spread(cpu[2], '.0f')))
+				disk = disk_traffic(rs)
+				if disk:
+					print('%-23s disks: %s MiB/s read, %s written, %s '
+					      'in all; %s pages swapped out per anon page'
+					      % (('',) + disk))
 				d_on = [x['deltas'] for x in rs]
 				if area == 'gcma' and on:
 					stored = sum(d.get('swap_stored', 0) for d in d_on)

@@ -479,8 +479,10 @@ cross_stage() {
 
 # cross_console ARCH: the lines ARCH's test boot must print once each.
 #   arm64: the device tree of scripts/dtb.sh: two GCMA areas and a CMA
-#     area made, three faulty GCMA nodes refused with their reasons, and
-#     no coherent DMA pool made of a GCMA node;
+#     area made, four faulty GCMA nodes refused with their reasons, the
+#     no-map one with a "reg" left unused and the one placed at boot
+#     given back (of_reserved_mem), and no coherent DMA pool made of a
+#     GCMA node;
 #   arm: the same three areas (scripts/dtb.sh), all in HighMem, per the
 #     boot's zone report.  Its CMA pages include CMA_SIZE_MBYTES' 16 MiB:
 #     32-bit ARM reserves a default CMA area before it reads the device
@@ -493,7 +495,7 @@ cross_console() {
 	_bad=
 	case $1 in
 	arm64)
-		_what="two GCMA areas and a CMA area made, three faulty GCMA nodes refused with their reasons"
+		_what="two GCMA areas and a CMA area made, four faulty GCMA nodes refused with their reasons"
 		_lines="gcma: reserved memory gcma@58000000: a GCMA area
 gcma: reserved memory gcma@68000000: a GCMA area
 initialized node cma@50000000,
@@ -501,11 +503,16 @@ refused-no-map@6c000000: not a GCMA area: it is no-map
 node refused-no-map@6c000000: its no-map memory stays unused
 refused-not-reusable@6c400000: not a GCMA area: it is not reusable
 refused-misaligned@6c810000: not a GCMA area: its base or size is not a multiple
+refused-placed-no-map: not a GCMA area: it is no-map
 node refused-no-map@6c000000 compatible matching fail
 node refused-not-reusable@6c400000 compatible matching fail
-node refused-misaligned@6c810000 compatible matching fail"
+node refused-misaligned@6c810000 compatible matching fail
+node refused-placed-no-map compatible matching fail"
 		grep -q 'created DMA memory pool' "$_log" &&
-			_bad=" [a coherent DMA pool was made]" ;;
+			_bad=" [a coherent DMA pool was made]"
+		# Placed before the linear map was built: given back, mapped.
+		grep -q 'node refused-placed-no-map: its no-map memory stays unused' "$_log" &&
+			_bad="$_bad [the no-map node placed at boot was left unused]" ;;
 	arm)
 		_what="the CMA area and both GCMA areas in HighMem"
 		_lines="gcma: reserved memory gcma@a0000000: a GCMA area
@@ -1320,7 +1327,7 @@ fi
 # The same KUnit suites and kselftests, cross-compiled and under TCG,
 # with the areas of scripts/dtb.sh's device tree: shared-dma-pool nodes,
 # two with "guarantee" (one of them "linux,cma-default"), a plain CMA
-# one, and three GCMA nodes the kernel must refuse, each with its reason,
+# one, and four GCMA nodes the kernel must refuse, each with its reason,
 # and boot on.  It adds 7 minutes warm, 15 cold; GCMA_CHECK_ARM64=0
 # leaves it out (a developer's run: make check in CI runs it).
 if ! want arm64; then

@@ -14,9 +14,9 @@
 #                  suites and most kselftests take whole
 #   gcma@68000000  64 MiB GCMA area, the default DMA area (DMA atomic
 #                  pools hold pages of it); dma_users_test's
-# and three nodes the kernel must refuse, with a message: guarantee with
-# no-map, guarantee without reusable, and guarantee on a base that is not
-# pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
+# and four nodes the kernel must refuse, with a message: guarantee with
+# no-map (at a fixed base, and placed by the kernel at boot), guarantee
+# without reusable, and guarantee on a base that is not pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
 # 0x70000000: the same three areas at 0x98000000, 0xa0000000 and
 # 0xa8000000, all in HighMem.
 set -u
@@ -100,6 +100,14 @@ EOF
 			reusable;
 			guarantee;
 			reg = <0x0 0x6c810000 0x0 0x400000>;
+		};
+
+		refused-placed-no-map {
+			compatible = "shared-dma-pool";
+			reusable;
+			guarantee;
+			no-map;
+			size = <0x0 0x400000>;
 		};
 	};
 };
