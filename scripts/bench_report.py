@@ -218,9 +218,11 @@ def disk_traffic(rs):
 	reader slowed by GCMA from one slowed by the workers doing more."""
 	rd, wr, both, per_page = [], [], [], []
 	for x in rs:
-		d, secs = x['deltas'], x['load'].get('seconds')
-		if 'disk_read_kib' not in d or not isinstance(secs, (int, float)) \
-		   or secs <= 0:
+		# Over the window the counters were read over, which ends
+		# after the load has wound down, not the load's own seconds.
+		d = x['deltas']
+		secs = d.get('uptime_ms', 0) / 1000.0
+		if 'disk_read_kib' not in d or secs <= 0:
 			continue
 		rd.append(d['disk_read_kib'] / 1024.0 / secs)
 		wr.append(d['disk_written_kib'] / 1024.0 / secs)

@@ -480,9 +480,9 @@ cross_stage() {
 # cross_console ARCH: the lines ARCH's test boot must print once each.
 #   arm64: the device tree of scripts/dtb.sh: two GCMA areas and a CMA
 #     area made, four faulty GCMA nodes refused with their reasons, the
-#     no-map one with a "reg" left unused and the one placed at boot
-#     given back (of_reserved_mem), and no coherent DMA pool made of a
-#     GCMA node;
+#     no-map one with a "reg" left unused and the one placed at boot,
+#     before the linear map was built, not (of_reserved_mem), and no
+#     coherent DMA pool made of a GCMA node;
 #   arm: the same three areas (scripts/dtb.sh), all in HighMem, per the
 #     boot's zone report.  Its CMA pages include CMA_SIZE_MBYTES' 16 MiB:
 #     32-bit ARM reserves a default CMA area before it reads the device
@@ -510,7 +510,7 @@ node refused-misaligned@6c810000 compatible matching fail
 node refused-placed-no-map compatible matching fail"
 		grep -q 'created DMA memory pool' "$_log" &&
 			_bad=" [a coherent DMA pool was made]"
-		# Placed before the linear map was built: given back, mapped.
+		# Placed before the linear map was built: mapped, so not left out.
 		grep -q 'node refused-placed-no-map: its no-map memory stays unused' "$_log" &&
 			_bad="$_bad [the no-map node placed at boot was left unused]" ;;
 	arm)

@@ -16,7 +16,8 @@
 #                  pools hold pages of it); dma_users_test's
 # and four nodes the kernel must refuse, with a message: guarantee with
 # no-map (at a fixed base, and placed by the kernel at boot), guarantee
-# without reusable, and guarantee on a base that is not pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
+# without reusable, and guarantee on a base that is not
+# pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
 # 0x70000000: the same three areas at 0x98000000, 0xa0000000 and
 # 0xa8000000, all in HighMem.
 set -u
