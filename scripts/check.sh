@@ -4,7 +4,7 @@
 # commit's own objects compiled and their symbols checked, W=1 + sparse
 # against the base, the top built whole (the debug kernel: KASAN, UBSAN,
 # lockdep, kmemleak), the series' objects with GCMA, CMA or a client
-# off, kunit.py as patch 2 gives it, 32-bit ARM's objects of the series
+# off, kunit.py at each series' top, 32-bit ARM's objects of the series
 # (make check-arm boots it), four boots of malformed gcma= values, the
 # debug boot (KUnit suites judged by the kernel's KTAP parser,
 # kselftests by their runner, a clean console, kmemleak), and arm64's
@@ -115,6 +115,30 @@ elif prepare_check_tree; then
 else
 	fail "apply (log: build/logs/apply.log)"
 	finish
+fi
+# Each series of the stack goes out on its own: its cover letter says,
+# in paragraphs of its own, what it is based on, which interfaces it
+# adds, and which figures show what it is worth, and git's base lines
+# name the series below it.
+if [ "$scope" != one ]; then
+	stack_tops >"$CHECK/stack-tops"
+	[ -s "$CHECK/stack-tops" ] || fail "stack: patches/series names no series directory (NN-name/)"
+	while read -r _n _name; do
+		_cl=$PATCHES/$_name/0000-cover-letter.patch _missing=
+		for _h in Base Interfaces Figures; do
+			grep -q "^$_h: " "$_cl" 2>/dev/null || _missing="$_missing $_h:"
+		done
+		grep -q '^base-commit: ' "$_cl" 2>/dev/null || _missing="$_missing base-commit:"
+		if [ ! -f "$_cl" ]; then
+			fail "stack: $_name has no 0000-cover-letter.patch"
+		elif grep -q '\*\*\* [A-Z]* HERE \*\*\*' "$_cl"; then
+			fail "stack: $_name's cover letter still has git's placeholders"
+		elif [ -n "$_missing" ]; then
+			fail "stack: $_name's cover letter lacks$_missing"
+		else
+			pass "stack: $_name's cover letter names its base, interfaces and figures"
+		fi
+	done <"$CHECK/stack-tops"
 fi
 for p in ${GCMA_CHECK_EXTRA_PATCHES:-}; do
 	if am_one "$CHECK_TREE" "$p" >>"$LOGS/apply.log" 2>&1; then
@@ -596,14 +620,15 @@ cp_list=$CHECK/checkpatch-list
 : >"$cp_list"
 running=0
 for p in $(want checkpatch && series_patches && echo ${GCMA_CHECK_EXTRA_PATCHES:-}); do
+	# The exceptions name a patch as patches/series does (NN-name/file).
+	file=$PATCHES/$p
+	case $p in /*) file=$p p=${p##*/} ;; esac
 	ignore=
 	if [ -f "$exceptions" ]; then
 		ignore=$(sed -e 's/#.*//' "$exceptions" |
-			awk -v p="${p##*/}" '$1 == p && NF >= 2 { printf "%s%s", sep, $2; sep = "," }')
+			awk -v p="$p" '$1 == p && NF >= 2 { printf "%s%s", sep, $2; sep = "," }')
 	fi
-	file=$PATCHES/$p
-	case $p in /*) file=$p p=${p##*/} ;; esac
-	log=$LOGS/checkpatch-${p%.patch}.log
+	log=$LOGS/checkpatch-$(echo "${p%.patch}" | tr / _).log
 	key=checkpatch-$({ cat "$file"; echo "$ignore $checkpatch_scripts"; } | sha1sum | cut -d' ' -f1)
 	echo "$p $key ${ignore:--}" >>"$cp_list"
 	built_before "$key" && continue
@@ -618,7 +643,7 @@ while read -r p key ignore; do
 		pass "checkpatch $p${ignore:+ (ignoring $ignore)} (passed before)"
 		continue
 	fi
-	log=$LOGS/checkpatch-${p%.patch}.log
+	log=$LOGS/checkpatch-$(echo "${p%.patch}" | tr / _).log
 	rc=$(cat "$log.rc" 2>/dev/null || echo "not run")
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' "$log")
 	if grep -q '^Traceback' "$log"; then
@@ -1173,75 +1198,96 @@ if want variants && [ -n "$top_built" ]; then
 		PREEMPT_VOLUNTARY PREEMPT
 fi
 
-# e. kunit.py: the command a message of the series gives for its KUnit
-# suites, as it gives it (kunit.py run --arch=x86_64 and a
-# --kunitconfig), with the kernel's own tool: its config, its build in
-# build/check/kunit, its QEMU and its parser; only make's compiler is
-# added (ccache).  It must pass, and the suites that commit adds must
-# pass whole, none of their tests skipped.  The suites of later patches
-# skip: they need a GCMA area, which kunit.py's kernel has not (the boots
-# of make check give them one).  Its key (build_key) passed before: not
-# run again.
+# e. kunit.py at the top of each series of the stack: the command a
+# message of the series gives for its KUnit suites (kunit.py run
+# --arch=x86_64 and a --kunitconfig), with the kernel's own tool: its
+# config, its build in build/check/kunit, its QEMU and its parser; only
+# make's compiler (ccache), a GCMA area (gcma=32M) and a second vCPU
+# (-smp 2) are added, so that no suite skips for want of them.  At each
+# series' top, where the kunitconfig exists, it must pass, and every
+# suite the stack defines up to there must run and pass whole, none of
+# its tests skipped: a series is tested as a maintainer would have it,
+# without the series above it.  The tops are built in turn in one build
+# directory, each on the objects of the one before.  A top whose key
+# (build_key) passed before is not run again.
 kunit_py() {
-	_kp_log=$LOGS/kunit-py.log _kp_t0=$(now)
-	_kp_commit= _kp_config=
+	_kp_config=
 	for _c in $(git -C "$CHECK_TREE" rev-list --reverse "base..$top"); do
 		_kp_config=$(git -C "$CHECK_TREE" log -1 --format=%B "$_c" |
 			sed -n '/kunit\.py run --arch=x86_64/{n;s|^[[:space:]]*--kunitconfig=\([^[:space:]]*\).*|\1|p}' |
 			head -n 1)
-		[ -n "$_kp_config" ] && { _kp_commit=$_c; break; }
+		[ -n "$_kp_config" ] && break
 	done
-	if [ -z "$_kp_commit" ]; then
+	if [ -z "$_kp_config" ]; then
 		fail "kunit.py: no message of the series gives 'kunit.py run --arch=x86_64 --kunitconfig=FILE'"
 		return
 	fi
-	_kp_what="kunit.py run --arch=x86_64 --kunitconfig=$_kp_config ($(git -C "$CHECK_TREE" log -1 --format=%s "$_kp_commit"))"
-	# The suites the commit's own files define, as they are there.
-	_kp_suites=$(git -C "$CHECK_TREE" diff --name-only "$_kp_commit^" "$_kp_commit" -- '*.c' '*.h' |
-		while read -r _f; do
-			git -C "$CHECK_TREE" show "$_kp_commit:$_f" 2>/dev/null | suite_names
-		done | sort -u)
-	# build_key leaves tools/testing/ out: kunit.py itself, and QEMU, go
-	# into this one.
-	_kp_key=$(build_key "$CHECK_TREE" "$top" "kunit.py $_kp_config $({
+	_kp_commits=$(git -C "$CHECK_TREE" rev-list --reverse "base..$top")
+	_kp_code=$({
 		sed -n '/^kunit_py() {/,/^}/p' "$here/check.sh"
 		git -C "$CHECK_TREE" ls-tree -r "$top" tools/testing/kunit
 		qemu-system-x86_64 --version | head -n 1
 		"$PYTHON" --version
-	} | sha1sum)")
-	if [ -n "$_kp_key" ] && built_before "$_kp_key"; then
-		pass "$_kp_what: passed before"
-		return
-	fi
-	if ! git -C "$CHECK_TREE" checkout -q "$top"; then
-		fail "$_kp_what: cannot check out the top"
-		return
-	fi
-	(cd "$CHECK_TREE" && "$PYTHON" tools/testing/kunit/kunit.py run --arch=x86_64 \
-		--kunitconfig="$_kp_config" --build_dir="$CHECK/kunit" --jobs="$NPROC" \
-		--make_options="CC=ccache gcc" --make_options="HOSTCC=ccache gcc" \
-		--timeout=1800) >"$_kp_log" 2>&1
-	_kp_rc=$?
-	_kp_result=$(grep -E 'Testing complete\.' "$_kp_log" | tail -n 1)
-	_kp_bad=
-	for _s in $_kp_suites; do
-		_kp_n=$(awk -v s="$_s" '
-			$0 ~ "=+ " s " \\([0-9]+ subtests?\\) =+" { in_s = 1; next }
-			in_s && $0 ~ "=+ \\[[A-Z]+\\] " s " =+" { in_s = 0 }
-			in_s && /\[PASSED\]/ { p++ }
-			in_s && /\[(SKIPPED|FAILED|CRASHED)\]/ { bad++ }
-			END { print (bad || !p) ? "bad" : p }' "$_kp_log")
-		[ "$_kp_n" = bad ] && _kp_bad="$_kp_bad $_s"
-	done
-	if [ $_kp_rc -ne 0 ] || [ -z "$_kp_result" ]; then
-		fail "$_kp_what: exit $_kp_rc (log: build/logs/kunit-py.log)"
-		grep -E '\[(FAILED|CRASHED)\]|ERROR|rror:' "$_kp_log" | head -20
-	elif [ -z "$_kp_suites" ] || [ -n "$_kp_bad" ]; then
-		fail "$_kp_what: the suites of that commit did not all pass whole:${_kp_bad:- it defines none} (log: build/logs/kunit-py.log)"
-	else
-		pass "$_kp_what: $(echo $_kp_suites) passed whole; ${_kp_result#*Testing complete. } ($(($(now) - _kp_t0))s)"
-		[ -n "$_kp_key" ] && touch "$GCMA_CACHE_DIR/builds/$_kp_key"
-	fi
+	} | sha1sum)
+	# Read from a file, not a pipe: pass and fail count in this shell.
+	stack_tops >"$CHECK/stack-tops"
+	while read -r _kp_n _kp_name; do
+		_kp_c=$(echo "$_kp_commits" | sed -n "${_kp_n}p")
+		_kp_what="kunit.py at the top of $_kp_name"
+		if [ -z "$_kp_c" ]; then
+			fail "$_kp_what: the tree has no commit $_kp_n"
+			continue
+		fi
+		if ! git -C "$CHECK_TREE" cat-file -e "$_kp_c:$_kp_config" 2>/dev/null; then
+			pass "$_kp_what: no $_kp_config there, no KUnit suite to run"
+			continue
+		fi
+		# The suites of the files the stack changes up to this top.
+		_kp_suites=$(git -C "$CHECK_TREE" diff --name-only base "$_kp_c" -- '*.c' '*.h' |
+			while read -r _f; do
+				git -C "$CHECK_TREE" show "$_kp_c:$_f" 2>/dev/null | suite_names
+			done | sort -u)
+		# build_key leaves tools/testing/ out: kunit.py itself, and QEMU,
+		# go into this one.
+		_kp_key=$(build_key "$CHECK_TREE" "$_kp_c" "kunit.py $_kp_config $_kp_code")
+		if [ -n "$_kp_key" ] && built_before "$_kp_key"; then
+			pass "$_kp_what: $(echo $_kp_suites) passed whole before"
+			continue
+		fi
+		_kp_log=$LOGS/kunit-py-$_kp_name.log _kp_t0=$(now)
+		if ! git -C "$CHECK_TREE" checkout -q "$_kp_c"; then
+			fail "$_kp_what: cannot check out $_kp_c"
+			continue
+		fi
+		(cd "$CHECK_TREE" && "$PYTHON" tools/testing/kunit/kunit.py run --arch=x86_64 \
+			--kunitconfig="$_kp_config" --build_dir="$CHECK/kunit" --jobs="$NPROC" \
+			--make_options="CC=ccache gcc" --make_options="HOSTCC=ccache gcc" \
+			--kernel_args=gcma=32M --qemu_args="-smp 2" \
+			--timeout=1800) </dev/null >"$_kp_log" 2>&1
+		_kp_rc=$?
+		_kp_result=$(grep -E 'Testing complete\.' "$_kp_log" | tail -n 1)
+		_kp_bad=
+		for _s in $_kp_suites; do
+			_kp_p=$(awk -v s="$_s" '
+				$0 ~ "=+ " s " \\([0-9]+ subtests?\\) =+" { in_s = 1; next }
+				in_s && $0 ~ "=+ \\[[A-Z]+\\] " s " =+" { in_s = 0 }
+				in_s && /\[PASSED\]/ { p++ }
+				in_s && /\[(SKIPPED|FAILED|CRASHED)\]/ { bad++ }
+				END { print (bad || !p) ? "bad" : p }' "$_kp_log")
+			[ "$_kp_p" = bad ] && _kp_bad="$_kp_bad $_s"
+		done
+		if [ $_kp_rc -ne 0 ] || [ -z "$_kp_result" ]; then
+			fail "$_kp_what: exit $_kp_rc (log: build/logs/${_kp_log##*/})"
+			grep -E '\[(FAILED|CRASHED|SKIPPED)\]|ERROR|rror:' "$_kp_log" | head -20
+		elif [ -z "$_kp_suites" ] || [ -n "$_kp_bad" ]; then
+			fail "$_kp_what: not every suite passed whole:${_kp_bad:- the stack defines none there} (log: build/logs/${_kp_log##*/})"
+			grep -E '\[(FAILED|CRASHED|SKIPPED)\]' "$_kp_log" | head -20
+		else
+			pass "$_kp_what: $(echo $_kp_suites) passed whole; ${_kp_result#*Testing complete. } ($(($(now) - _kp_t0))s)"
+			[ -n "$_kp_key" ] && touch "$GCMA_CACHE_DIR/builds/$_kp_key"
+		fi
+	done <"$CHECK/stack-tops"
+	git -C "$CHECK_TREE" checkout -q "$top"
 }
 if want kunit-py; then
 	stage "kunit.py"

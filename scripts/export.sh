@@ -1,14 +1,27 @@
 #!/bin/sh
-# make export: write the commits base..HEAD of build/linux as patches/.
+# make export: write the commits base..HEAD of build/linux as patches/, a
+# stack of series.  Each directory patches/NN-name/ is one git
+# format-patch series with its own cover letter, based on the series
+# below it (its cover letter's base-commit and prerequisite-patch-id
+# lines say so); patches/series lists every patch of the stack in order,
+# as the harness applies them.
 #
 # usage: scripts/export.sh [OUTDIR]	(default: patches/)
 #
+# The series a commit belongs to is read from OUTDIR as it stands: the
+# series holding a patch with the commit's subject.  A commit that no
+# series holds (new, or reworded) joins the series of the commit before
+# it; to move a patch to another series, move its file into that
+# directory and export again.  A new series is a new directory holding
+# the file of its first patch.
+#
 # The output is stable: exporting an unchanged tree changes no file.
-# 0000-cover-letter.patch is hand-written above git's shortlog: its headers,
-# Subject and body are kept (the "0/N" of the Subject follows the series'
-# length) and only the shortlog, diffstat and base-commit part beneath is
-# regenerated.  The Subject's prefix ("[RFC PATCH v2 0/N]") is used for
-# every patch.  Patch files that no longer match a commit are removed.
+# Each 0000-cover-letter.patch is hand-written above git's shortlog: its
+# headers, Subject and body are kept (the "0/N" of the Subject follows
+# the series' length) and only the shortlog, diffstat and base part
+# beneath is regenerated.  Its Subject's prefix ("[RFC PATCH v2 0/N]")
+# is used for every patch of its series.  Patch files that no longer
+# match a commit are removed.
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -22,60 +35,114 @@ if [ -n "$(git -C "$tree" --no-optional-locks status --porcelain --untracked-fil
 	warn "build/linux has uncommitted changes; they are not exported:"
 	git -C "$tree" --no-optional-locks status --short --untracked-files=no | head -20 >&2
 fi
-n=$(git -C "$tree" rev-list --count base..HEAD)
 mkdir -p "$out"
-cover=$out/0000-cover-letter.patch
-
-# Subject prefix from the existing cover letter: "[RFC PATCH v2 0/3] ..."
-prefix=PATCH
-if [ -f "$cover" ]; then
-	p=$(sed -n 's/^Subject: \[\(.*\) 0*0\/[0-9]*\].*/\1/p' "$cover" | head -1)
-	[ -n "$p" ] && prefix=$p
-fi
+stacks=$(cd "$out" && ls -d [0-9][0-9]-* 2>/dev/null)
+[ -n "$stacks" ] || die "no series directory in ${out#"$ROOT"/} (make the first one: mkdir ${out#"$ROOT"/}/01-NAME)"
 
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
-if [ "$n" -gt 0 ]; then
-	# -c options neutralise user configuration that would change the output.
+
+# Every patch's subject, unfolded and without its "[PATCH n/m]", and
+# the series holding it: "SERIES<TAB>SUBJECT".
+for s in $stacks; do
+	for f in "$out/$s"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -f "$f" ] || continue
+		[ "${f##*/}" = 0000-cover-letter.patch ] && continue
+		awk -v s="$s" '
+			/^$/ { exit }
+			/^Subject: / { subj = substr($0, 10); in_s = 1; next }
+			in_s && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
+			{ in_s = 0 }
+			END { sub(/^\[[^]]*\] /, "", subj); print s "\t" subj }' "$f"
+	done
+done >"$tmp/known"
+
+# Each commit's series, in order: "SERIES COMMIT".
+series= prev_rank=0
+git -C "$tree" rev-list --reverse base..HEAD >"$tmp/commits"
+while read -r c; do
+	subj=$(git -C "$tree" log -1 --format=%s "$c")
+	s=$(awk -F '\t' -v subj="$subj" '$2 == subj { print $1; exit }' "$tmp/known")
+	[ -n "$s" ] || s=${series:-$(echo "$stacks" | head -n 1)}
+	rank=$(echo "$stacks" | grep -n -x -F "$s" | cut -d: -f1)
+	[ "$rank" -ge "$prev_rank" ] ||
+		die "'$subj' is in series $s, below the series of the commit before it ($series): reorder build/linux or move the patch's file"
+	series=$s prev_rank=$rank
+	echo "$s $c"
+done <"$tmp/commits" >"$tmp/assigned"
+
+# format-patch options that neutralise user configuration.
+fp() {
 	git -C "$tree" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c diff.relative=false -c diff.algorithm=default -c diff.renames=true \
 		-c diff.suppressBlankEmpty=false -c format.signOff=false \
 		-c format.thread=false \
 		-c format.outputDirectory= -c format.useAutoBase=false \
-		format-patch -q --abbrev=9 --no-to --no-cc --zero-commit --no-signature --base=base --numbered \
-		--cover-letter --subject-prefix="$prefix" -o "$tmp" base..HEAD ||
-		die "git format-patch failed"
-fi
+		format-patch -q --abbrev=9 --no-to --no-cc --zero-commit --no-signature \
+		--base=base --numbered --cover-letter "$@"
+}
 
-# The cover letter: hand-written part of the old one + git's new shortlog.
-newcover=$tmp/0000-cover-letter.patch
-if [ "$n" -gt 0 ] && [ -f "$cover" ]; then
-	# git's part starts at the first shortlog author line "Name (N):".
-	gen=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$newcover" | head -1 | cut -d: -f1)
-	old=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$cover" | head -1 | cut -d: -f1)
-	[ -n "$gen" ] || die "no shortlog in git's cover letter"
-	{
-		if [ -n "$old" ]; then
-			head -n $((old - 1)) "$cover"
-		else
-			cat "$cover"
-			echo
-		fi | sed -E "s|^(Subject: \[[^]]* )0*0/[0-9]+\]|\10/$n]|"
-		tail -n +"$gen" "$newcover"
-	} >"$tmp/cover"
-	mv "$tmp/cover" "$newcover"
-fi
-
-# The series file, then sync into $out, touching only what changed.
-(cd "$tmp" && ls | grep -E '^[0-9]{4}-.*\.patch$' | grep -v '^0000-cover-letter\.patch$' | sort) >"$tmp/series"
-for f in $(cd "$tmp" && ls); do
-	cmp -s "$tmp/$f" "$out/$f" || { cp "$tmp/$f" "$out/$f"; say "wrote $f"; }
-done
-for f in $(cd "$out" && ls | grep -E '^[0-9]{4}-.*\.patch$'); do
-	if [ ! -f "$tmp/$f" ]; then
-		[ "$f" = 0000-cover-letter.patch ] && [ "$n" -eq 0 ] && continue
-		rm -f "$out/$f"
-		say "removed stale $f"
+: >"$tmp/series"
+below=base
+for s in $stacks; do
+	mkdir -p "$tmp/$s"
+	cover=$out/$s/0000-cover-letter.patch
+	first=$(awk -v s="$s" '$1 == s { print $2; exit }' "$tmp/assigned")
+	top=$(awk -v s="$s" '$1 == s { c = $2 } END { print c }' "$tmp/assigned")
+	if [ -z "$top" ]; then
+		# Emptying a series is done by hand (git rm its files), never
+		# by a commit that matched nothing.
+		ls "$out/$s" | grep -v '^0000-cover-letter\.patch$' | grep -q '^[0-9]\{4\}-.*\.patch$' &&
+			die "no commit of build/linux is in series $s, which holds patches: move or remove them by hand"
+		[ -f "$cover" ] && cp "$cover" "$tmp/$s/"
+		continue
 	fi
+	n=$(git -C "$tree" rev-list --count "$first^..$top")
+	# Subject prefix from the existing cover letter: "[RFC PATCH v2 0/3] ..."
+	prefix=PATCH
+	if [ -f "$cover" ]; then
+		p=$(sed -n 's/^Subject: \[\(.*\) 0*0\/[0-9]*\].*/\1/p' "$cover" | head -1)
+		[ -n "$p" ] && prefix=$p
+	fi
+	fp --subject-prefix="$prefix" -o "$tmp/$s" "$below..$top" ||
+		die "git format-patch failed for series $s"
+	below=$top
+
+	# The cover letter: hand-written part of the old one + git's new shortlog.
+	newcover=$tmp/$s/0000-cover-letter.patch
+	if [ -f "$cover" ]; then
+		# git's part starts at the first shortlog author line "Name (N):".
+		gen=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$newcover" | head -1 | cut -d: -f1)
+		old=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$cover" | head -1 | cut -d: -f1)
+		[ -n "$gen" ] || die "no shortlog in git's cover letter of $s"
+		{
+			if [ -n "$old" ]; then
+				head -n $((old - 1)) "$cover"
+			else
+				cat "$cover"
+				echo
+			fi | sed -E "s|^(Subject: \[[^]]* )0*0/[0-9]+\]|\10/$n]|"
+			tail -n +"$gen" "$newcover"
+		} >"$tmp/cover"
+		mv "$tmp/cover" "$newcover"
+	fi
+	(cd "$tmp/$s" && ls | grep -E '^[0-9]{4}-.*\.patch$' |
+		grep -v '^0000-cover-letter\.patch$' | sort | sed "s|^|$s/|") >>"$tmp/series"
 done
-say "$n patches in ${out#"$ROOT"/}"
+
+# Sync into $out, touching only what changed.
+cmp -s "$tmp/series" "$out/series" || { cp "$tmp/series" "$out/series"; say "wrote series"; }
+for s in $stacks; do
+	for f in $(cd "$tmp/$s" && ls); do
+		cmp -s "$tmp/$s/$f" "$out/$s/$f" || { cp "$tmp/$s/$f" "$out/$s/$f"; say "wrote $s/$f"; }
+	done
+	for f in $(cd "$out/$s" && ls | grep -E '^[0-9]{4}-.*\.patch$'); do
+		[ -f "$tmp/$s/$f" ] || { rm -f "$out/$s/$f"; say "removed stale $s/$f"; }
+	done
+done
+# Patches of the single series this directory held before the stack.
+for f in $(cd "$out" && ls | grep -E '^[0-9]{4}-.*\.patch$'); do
+	rm -f "$out/$f"
+	say "removed stale $f"
+done
+say "$(grep -c . "$tmp/series") patches in $(echo "$stacks" | wc -l) series in ${out#"$ROOT"/}"

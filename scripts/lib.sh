@@ -88,12 +88,22 @@ tail_log() {
 	echo "----" >&2
 }
 
-# series_patches: the patch file names of patches/series, in order,
-# without the cover letter, blank lines and comments.
+# series_patches: the patch files of patches/series, in order, relative
+# to patches/ (NN-name/NNNN-subject.patch: the stack's series, each in
+# its directory), without cover letters, blank lines and comments.
 series_patches() {
 	[ -f "$PATCHES/series" ] || return 0
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series" |
-		grep -v '^0000-cover-letter\.patch$' || true
+		grep -v '\(^\|/\)0000-cover-letter\.patch$' || true
+}
+
+# stack_tops: for each series of the stack, in order, "N NAME": N is the
+# number of patches up to and including the series' last one.
+stack_tops() {
+	series_patches | awk -F/ '
+		NF > 1 && $1 != name { if (name != "") print n, name; name = $1 }
+		{ n++ }
+		END { if (name != "") print n, name }'
 }
 
 # ensure_base: build/base, the unpacked Linux with tag 'base'.
@@ -500,7 +510,8 @@ base_version() { make -s -C "$1" kernelversion 2>/dev/null; }
 
 # cover_version: the 6.12.y the cover letter names as its base.
 cover_version() {
-	grep -oE 'Linux 6\.12\.[0-9]+' "$PATCHES/0000-cover-letter.patch" 2>/dev/null |
+	cat "$PATCHES"/0000-cover-letter.patch "$PATCHES"/*/0000-cover-letter.patch 2>/dev/null |
+		grep -oE 'Linux 6\.12\.[0-9]+' |
 		head -1 | sed 's/^Linux //'
 }
 
