@@ -618,6 +618,14 @@ checkpatch_one() {
 }
 cp_list=$CHECK/checkpatch-list
 : >"$cp_list"
+# An exception for a patch the series no longer has would wait, unused,
+# for the patch's new name.
+if want checkpatch && [ -f "$exceptions" ]; then
+	for _e in $(sed -e 's/#.*//' "$exceptions" | awk 'NF >= 2 { print $1 }'); do
+		series_patches | grep -q -x -F "$_e" ||
+			fail "checkpatch: patches/checkpatch-exceptions names $_e, which patches/series does not list"
+	done
+fi
 running=0
 for p in $(want checkpatch && series_patches && echo ${GCMA_CHECK_EXTRA_PATCHES:-}); do
 	# The exceptions name a patch as patches/series does (NN-name/file).
@@ -1260,6 +1268,7 @@ kunit_py() {
 			fail "$_kp_what: cannot check out $_kp_c"
 			continue
 		fi
+		rm -f "$CHECK/kunit/test.log"
 		(cd "$CHECK_TREE" && "$PYTHON" tools/testing/kunit/kunit.py run --arch=x86_64 \
 			--kunitconfig="$_kp_config" --build_dir="$CHECK/kunit" --jobs="$NPROC" \
 			--make_options="CC=ccache gcc" --make_options="HOSTCC=ccache gcc" \
@@ -1269,18 +1278,27 @@ kunit_py() {
 		_kp_result=$(grep -E 'Testing complete\.' "$_kp_log" | tail -n 1)
 		_kp_bad= _kp_one_cpu=0
 		for _s in $_kp_suites; do
-			_kp_p=$(awk -v s="$_s" '
-				$0 ~ "^[[:space:]]*# Subtest: " s "$" { in_s = 1; next }
-				in_s && $0 ~ "^(not )?ok [0-9]+ " s "( |$)" { in_s = 0 }
-				in_s && /^[[:space:]]+not ok / { bad++; next }
-				in_s && /^[[:space:]]+ok [0-9]+ .*# SKIP/ {
-					if ($0 ~ /# SKIP (needs two CPUs|one CPU online)/)
+			# The suite's own cases: the result lines indented as its
+			# "# Subtest:" line (a parameterised case's are deeper),
+			# until a KTAP line less indented ends the suite.
+			_kp_p=$(s=$_s awk '
+				{ line = $0; match(line, /^[ \t]*/); ind = RLENGTH
+				  body = substr(line, ind + 1) }
+				# Kernel messages come between the KTAP lines.
+				body !~ /^(ok |not ok |# |KTAP |1\.\.)/ { next }
+				!in_s && body == "# Subtest: " ENVIRON["s"] { in_s = 1; depth = ind; next }
+				!in_s { next }
+				ind < depth { in_s = 0; next }
+				ind > depth { next }
+				body ~ /^not ok / { bad++; next }
+				body ~ /^ok [0-9]+ .*# SKIP/ {
+					if (body ~ /# SKIP (needs two CPUs|one CPU online)/)
 						cpu++
 					else
 						bad++
 					next
 				}
-				in_s && /^[[:space:]]+ok [0-9]+ / { p++ }
+				body ~ /^ok [0-9]+ / { p++ }
 				END { print ((bad || !p) ? "bad" : p), cpu + 0 }' "$CHECK/kunit/test.log" 2>/dev/null)
 			case $_kp_p in
 			bad* | "") _kp_bad="$_kp_bad $_s" ;;

@@ -42,28 +42,34 @@ stacks=$(cd "$out" && ls -d [0-9][0-9]-* 2>/dev/null)
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
-# Every patch's subject, unfolded and without its "[PATCH n/m]", and
-# the series holding it: "SERIES<TAB>SUBJECT".
+# Every patch's subject as git log prints it (git mailinfo decodes,
+# unfolds and strips the "[PATCH n/m]"), and the series holding it:
+# "SERIES<TAB>SUBJECT".  A subject in two files is an error: the commit
+# would have no one series.
 for s in $stacks; do
 	for f in "$out/$s"/[0-9][0-9][0-9][0-9]-*.patch; do
 		[ -f "$f" ] || continue
 		[ "${f##*/}" = 0000-cover-letter.patch ] && continue
-		awk -v s="$s" '
-			/^$/ { exit }
-			/^Subject: / { subj = substr($0, 10); in_s = 1; next }
-			in_s && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
-			{ in_s = 0 }
-			END { sub(/^\[[^]]*\] /, "", subj); print s "\t" subj }' "$f"
+		subj=$(git mailinfo "$tmp/msg" "$tmp/patch" <"$f" | sed -n 's/^Subject: //p') ||
+			die "git mailinfo cannot read ${f#"$out"/}"
+		printf '%s\t%s\n' "$s" "$subj"
 	done
 done >"$tmp/known"
+dup=$(cut -f 2- "$tmp/known" | sort | uniq -d | head -n 1)
+[ -z "$dup" ] || die "two patches of ${out#"$ROOT"/} have the subject '$dup': remove one"
 
 # Each commit's series, in order: "SERIES COMMIT".
 series= prev_rank=0
 git -C "$tree" rev-list --reverse base..HEAD >"$tmp/commits"
 while read -r c; do
 	subj=$(git -C "$tree" log -1 --format=%s "$c")
-	s=$(awk -F '\t' -v subj="$subj" '$2 == subj { print $1; exit }' "$tmp/known")
-	[ -n "$s" ] || s=${series:-$(echo "$stacks" | head -n 1)}
+	# ENVIRON, not -v: awk -v would read backslashes as escapes.
+	s=$(subj=$subj awk -F '\t' '{ t = $0; sub(/^[^\t]*\t/, "", t) }
+		t == ENVIRON["subj"] { print $1; exit }' "$tmp/known")
+	if [ -z "$s" ]; then
+		s=${series:-$(echo "$stacks" | head -n 1)}
+		warn "'$subj' is in no series: it joins $s"
+	fi
 	rank=$(echo "$stacks" | grep -n -x -F "$s" | cut -d: -f1)
 	[ "$rank" -ge "$prev_rank" ] ||
 		die "'$subj' is in series $s, below the series of the commit before it ($series): reorder build/linux or move the patch's file"
