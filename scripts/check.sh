@@ -1401,7 +1401,7 @@ fi
 # i. arm64: QEMU virt, its areas declared in the device tree ---------------
 # The same KUnit suites and kselftests, cross-compiled and under TCG,
 # with the areas of scripts/dtb.sh's device tree: shared-dma-pool nodes,
-# two with "guarantee" (one of them "linux,cma-default"), a plain CMA
+# two with "linux,gcma" (one of them "linux,cma-default"), a plain CMA
 # one, and four GCMA nodes the kernel must refuse, each with its reason,
 # and boot on.  It adds 7 minutes warm, 15 cold; GCMA_CHECK_ARM64=0
 # leaves it out (a developer's run: make check in CI runs it).

@@ -10,13 +10,13 @@
 # The areas (RAM starts at 1 GiB; QEMU loads the kernel, the initramfs
 # and the tree in its first 256 MiB).  arm64, 1 GiB:
 #   cma@50000000   128 MiB plain CMA area, for the tests' comparisons
-#   gcma@58000000  128 MiB GCMA area (guarantee), the one the KUnit
+#   gcma@58000000  128 MiB GCMA area (linux,gcma), the one the KUnit
 #                  suites and most kselftests take whole
 #   gcma@68000000  64 MiB GCMA area, the default DMA area (DMA atomic
 #                  pools hold pages of it); dma_users_test's
-# and four nodes the kernel must refuse, with a message: guarantee with
-# no-map (at a fixed base, and placed by the kernel at boot), guarantee
-# without reusable, and guarantee on a base that is not
+# and four nodes the kernel must refuse, with a message: linux,gcma with
+# no-map (at a fixed base, and placed by the kernel at boot), linux,gcma
+# without reusable, and linux,gcma on a base that is not
 # pageblock-aligned.  32-bit ARM, 2 GiB, whose HighMem starts at
 # 0x70000000: the same three areas at 0x98000000, 0xa0000000 and
 # 0xa8000000, all in HighMem.
@@ -63,14 +63,14 @@ dtc -q -I dtb -O dts -o "$work/virt.dts" "$work/virt.dtb" ||
 		gcma@$gcma {
 			compatible = "shared-dma-pool";
 			reusable;
-			guarantee;
+			linux,gcma;
 			reg = <0x0 0x$gcma 0x0 0x8000000>;
 		};
 
 		gcma@$gcma_default {
 			compatible = "shared-dma-pool";
 			reusable;
-			guarantee;
+			linux,gcma;
 			linux,cma-default;
 			reg = <0x0 0x$gcma_default 0x0 0x4000000>;
 		};
@@ -85,28 +85,28 @@ EOF
 		refused-no-map@6c000000 {
 			compatible = "shared-dma-pool";
 			reusable;
-			guarantee;
+			linux,gcma;
 			no-map;
 			reg = <0x0 0x6c000000 0x0 0x400000>;
 		};
 
 		refused-not-reusable@6c400000 {
 			compatible = "shared-dma-pool";
-			guarantee;
+			linux,gcma;
 			reg = <0x0 0x6c400000 0x0 0x400000>;
 		};
 
 		refused-misaligned@6c810000 {
 			compatible = "shared-dma-pool";
 			reusable;
-			guarantee;
+			linux,gcma;
 			reg = <0x0 0x6c810000 0x0 0x400000>;
 		};
 
 		refused-placed-no-map {
 			compatible = "shared-dma-pool";
 			reusable;
-			guarantee;
+			linux,gcma;
 			no-map;
 			size = <0x0 0x400000>;
 		};
