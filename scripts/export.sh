@@ -117,10 +117,16 @@ for s in $stacks; do
 	# The cover letter: hand-written part of the old one + git's new shortlog.
 	newcover=$tmp/$s/0000-cover-letter.patch
 	if [ -f "$cover" ]; then
-		# git's part starts at the first shortlog author line "Name (N):".
+		# git's part starts at the first shortlog author line "Name (N):";
+		# in the old letter, at the last line naming that author so, so
+		# that a hand-written line of the same shape cannot end the
+		# hand-written part early.
 		gen=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$newcover" | head -1 | cut -d: -f1)
-		old=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$cover" | head -1 | cut -d: -f1)
 		[ -n "$gen" ] || die "no shortlog in git's cover letter of $s"
+		author=$(sed -n "${gen}p" "$newcover" | sed -E 's/ \([0-9]+\):$//')
+		old=$(awk -v a="$author" '
+			substr($0, 1, length(a) + 2) == a " (" && /\([0-9]+\):$/ { l = NR }
+			END { if (l) print l }' "$cover")
 		{
 			if [ -n "$old" ]; then
 				head -n $((old - 1)) "$cover"
