@@ -508,9 +508,13 @@ validate_settings() {
 # base_version TREE: the kernel version of TREE, e.g. 6.12.118.
 base_version() { make -s -C "$1" kernelversion 2>/dev/null; }
 
-# cover_version: the 6.12.y the cover letter names as its base.
+# cover_version: the 6.12.y that the cover letter of the bottom series
+# (or of a series that is not a stack) names in its "Base:" paragraph;
+# other cover letters, and a 6.12.y named elsewhere, do not count.
 cover_version() {
-	cat "$PATCHES"/0000-cover-letter.patch "$PATCHES"/*/0000-cover-letter.patch 2>/dev/null |
+	_cv_first=$(stack_tops | awk 'NR == 1 { print $2 }')
+	awk '/^Base:/ { b = 1 } b && /^$/ { exit } b' \
+		"$PATCHES/${_cv_first:+$_cv_first/}0000-cover-letter.patch" 2>/dev/null |
 		grep -oE 'Linux 6\.12\.[0-9]+' |
 		head -1 | sed 's/^Linux //'
 }
