@@ -118,15 +118,20 @@ for s in $stacks; do
 	newcover=$tmp/$s/0000-cover-letter.patch
 	if [ -f "$cover" ]; then
 		# git's part starts at the first shortlog author line "Name (N):";
-		# in the old letter, at the last line naming that author so, so
-		# that a hand-written line of the same shape cannot end the
-		# hand-written part early.
-		gen=$(grep -n -E '^[^[:space:]].* \([0-9]+\):$' "$newcover" | head -1 | cut -d: -f1)
+		# in the old letter, at the last line that names that author in
+		# that form, so that a hand-written line of the same shape cannot end the
+		# hand-written part early.  An author the old letter does not
+		# name (a new first author) falls back to its first such line.
+		shortlog_line='^[^[:space:]].* \([0-9]+\):$'
+		gen=$(grep -n -E "$shortlog_line" "$newcover" | head -1 | cut -d: -f1)
 		[ -n "$gen" ] || die "no shortlog in git's cover letter of $s"
 		author=$(sed -n "${gen}p" "$newcover" | sed -E 's/ \([0-9]+\):$//')
-		old=$(awk -v a="$author" '
-			substr($0, 1, length(a) + 2) == a " (" && /\([0-9]+\):$/ { l = NR }
+		old=$(author=$author awk '
+			substr($0, 1, length(ENVIRON["author"]) + 2) == ENVIRON["author"] " (" &&
+			    /\([0-9]+\):$/ { l = NR }
 			END { if (l) print l }' "$cover")
+		[ -n "$old" ] ||
+			old=$(grep -n -E "$shortlog_line" "$cover" | head -1 | cut -d: -f1)
 		{
 			if [ -n "$old" ]; then
 				head -n $((old - 1)) "$cover"
